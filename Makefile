@@ -1,0 +1,51 @@
+# Two commands: `make lab` (learn) and `make test` (check). Both set everything up first.
+# Needs only Python >= 3.10 and make; the virtual environment lives in .venv/.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PORT ?= 8888
+START := notebooks/00_start_here.ipynb
+NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
+JUPYTER_SETTINGS := $(VENV)/share/jupyter/lab/settings/overrides.json
+
+.PHONY: lab test lint unit notebooks bench clean help
+.DEFAULT_GOAL := help
+
+help:
+	@echo "make lab    set up .venv and open the series in JupyterLab (127.0.0.1, token auth)"
+	@echo "make test   set up .venv with the test tools and run every check"
+
+$(BIN)/python:
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else "Python >= 3.10 is needed; found " + sys.version.split()[0])'
+	$(PYTHON) -m venv $(VENV) || { echo "Could not create $(VENV): on Debian/Ubuntu install python3-venv"; exit 1; }
+
+# Reinstall only when pyproject.toml changes (the stamp is newer otherwise).
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --editable .
+	@mkdir -p $(dir $(JUPYTER_SETTINGS))
+	@echo '{"@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": false}}' > $(JUPYTER_SETTINGS)
+	@touch $@
+
+$(VENV)/.installed-test: $(VENV)/.installed
+	$(BIN)/python -m pip install --quiet --editable '.[test]'
+	@touch $@
+
+lab: $(VENV)/.installed
+	$(BIN)/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.port=$(PORT) \
+		--ServerApp.root_dir=. $(if $(filter 0,$(shell id -u)),--allow-root) $(START)
+
+lint: $(VENV)/.installed-test
+	$(BIN)/ruff check .
+	$(BIN)/python tools/check_notebooks.py
+
+unit: $(VENV)/.installed-test
+	$(BIN)/python -m pytest tests
+
+notebooks: $(VENV)/.installed-test
+	$(BIN)/python -m pytest $(NBVAL) notebooks
+
+test: lint unit notebooks
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

@@ -1,0 +1,71 @@
+"""attnlib: the small library behind the notebook series on Transformer attention.
+
+The whole series builds one formula, one idea per notebook:
+
+    O = softmax(Q·Kᵀ/√d_k + M)·V,   Q = X·W_q,  K = X·W_k,  V = X·W_v
+
+Notation (tokens are rows, features the last axis; ``...`` stands for leading batch axes):
+
+    =========  =====================  ==============================================
+    symbol     shape                  meaning
+    =========  =====================  ==============================================
+    X          (..., T, d_model)      one embedding row per token
+    W_q, W_k   (d_model, d_k)         learned projections to queries and keys
+    W_v        (d_model, d_v)         learned projection to values
+    Q          (..., T_q, d_k)        queries: what each token is looking for
+    K          (..., T_k, d_k)        keys: what each token answers to
+    V          (..., T_k, d_v)        values: what each token hands over
+    T          int                    number of tokens (T_q queries, T_k keys)
+    d_model    int                    width of an embedding
+    d_k, d_v   int                    width of a query/key, of a value
+    M          (..., T_q, T_k)        additive mask: 0 allowed, -inf blocked
+    A          (..., T_q, T_k)        attention weights, softmax(Q·Kᵀ/√d_k + M)
+    O          (..., T_q, d_v)        output, A·V
+    =========  =====================  ==============================================
+
+``import attnlib`` loads numpy only. ``attnlib.plot``, ``attnlib.widgets``, ``attnlib.data`` and
+``attnlib.exercises`` are imported on first use, so the core works without matplotlib or ipywidgets.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from .core import (
+    additive_mask,
+    attention,
+    causal_mask,
+    entropy,
+    init_projections,
+    padding_mask,
+    project,
+    self_attention,
+    softmax,
+    softmax_jacobian,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "additive_mask",
+    "attention",
+    "causal_mask",
+    "entropy",
+    "init_projections",
+    "padding_mask",
+    "project",
+    "self_attention",
+    "softmax",
+    "softmax_jacobian",
+]
+
+_LAZY_SUBMODULES = {"data", "exercises", "plot", "widgets"}
+
+
+def __getattr__(name: str) -> Any:
+    # PEP 562: `attnlib.plot` works after a plain `import attnlib`, without importing
+    # matplotlib until a notebook actually asks for a figure.
+    if name in _LAZY_SUBMODULES:
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module 'attnlib' has no attribute {name!r}")

