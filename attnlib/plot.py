@@ -82,7 +82,7 @@ class use_style:  # noqa: N801 (used like a function: `use_style()` or `with use
                 "font.family": FONT_FAMILY,
                 "axes.unicode_minus": True,
                 "figure.dpi": 100,
-                "axes.titleweight": "bold",
+                "axes.titlesize": "large",
             }
         )
 
@@ -161,7 +161,7 @@ def heatmap(
     if ax is None:
         _, ax = plt.subplots(figsize=(1.0 + 0.65 * n_cols, 0.6 + 0.55 * n_rows))
     spec = KINDS[kind]
-    lo, hi = _limits(data, kind, vmax)
+    lo, hi = _limits(data, kind, vmax)  # symmetric for signed kinds: 0 sits at the centre colour
     masked = ~np.isfinite(data)
     sns.heatmap(
         np.where(masked, np.nan, data),
@@ -169,7 +169,6 @@ def heatmap(
         cmap=spec["cmap"],
         vmin=lo,
         vmax=hi,
-        center=None if spec["fixed"] else 0.0,
         annot=False,
         cbar=cbar,
         cbar_kws={"label": spec["label"]} if cbar else None,
