@@ -67,7 +67,8 @@ def softmax(x: Any, axis: int = -1) -> np.ndarray:
             f"x has a slice along axis {axis} that is entirely -inf (at index {where}): "
             "every position is masked, so the weights would be 0/0. Leave at least one unmasked."
         )
-    e = np.exp(x - m)
+    with np.errstate(over="ignore"):  # in float16, x - m may overflow to -inf: weight 0, as it should
+        e = np.exp(x - m)
     return e / np.sum(e, axis=axis, keepdims=True)
 
 
