@@ -159,7 +159,7 @@ def heatmap(
         if labels is not None and len(labels) != n:
             raise ValueError(f"{name} has {len(labels)} labels but the matrix has {n} {name}")
     if ax is None:
-        _, ax = plt.subplots(figsize=(1.0 + 0.65 * n_cols, 0.6 + 0.55 * n_rows))
+        _, ax = plt.subplots(figsize=(1.8 + 0.7 * n_cols, 1.0 + 0.6 * n_rows))
     spec = KINDS[kind]
     lo, hi = _limits(data, kind, vmax)  # symmetric for signed kinds: 0 sits at the centre colour
     masked = ~np.isfinite(data)
