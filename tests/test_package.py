@@ -73,7 +73,7 @@ def _requirements(items):
     for item in items:
         m = re.fullmatch(r"([A-Za-z0-9_.\-]+)\s*>=\s*([0-9.]+)", item.strip())
         if m:
-            out[m[1].lower()] = m[2]
+            out[m[1].lower().replace("_", "-")] = m[2]  # conda-forge spells some names with _
     return out
 
 
