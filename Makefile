@@ -47,5 +47,15 @@ notebooks: $(VENV)/.installed-test
 
 test: lint unit notebooks
 
+# Slider latency of every lab, in the kernel and in chromium beside a naive redraw (a markdown table).
+bench: $(VENV)/.installed-test
+	$(BIN)/python benchmarks/slider_latency.py
+
+# Offline reveal.js slides of every notebook in build/slides/ (open build/slides/index.html).
+# The first run fetches pinned reveal.js and MathJax with npm into .cache/slides/; presenting needs no network.
+.PHONY: slides
+slides: $(VENV)/.installed
+	$(BIN)/python tools/build_slides.py --out build/slides
+
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

@@ -23,8 +23,9 @@ Notation (tokens are rows, features the last axis; ``...`` stands for leading ba
     O          (..., T_q, d_v)        output, A·V
     =========  =====================  ==============================================
 
-``import attnlib`` loads numpy only. ``attnlib.plot``, ``attnlib.widgets``, ``attnlib.data`` and
-``attnlib.exercises`` are imported on first use, so the core works without matplotlib or ipywidgets.
+``import attnlib`` loads numpy only. ``attnlib.plot``, ``attnlib.widgets``, ``attnlib.data``,
+``attnlib.exercises`` and ``attnlib.quiz`` are imported on first use, so the core works without
+matplotlib or ipywidgets.
 """
 
 from __future__ import annotations
@@ -35,15 +36,20 @@ from typing import Any
 from .core import (
     additive_mask,
     attention,
+    attention_pair_loss,
     causal_mask,
+    cosine_similarity,
     entropy,
     init_projections,
+    nested_dot_products,
     padding_mask,
     project,
     self_attention,
     softmax,
     softmax_jacobian,
+    softmax_saturation,
 )
+from .heads import merge_heads, multi_head_attention, split_heads
 
 __version__ = "0.1.0"
 
@@ -51,6 +57,7 @@ __all__ = [
     "additive_mask",
     "attention",
     "causal_mask",
+    "cosine_similarity",
     "entropy",
     "init_projections",
     "padding_mask",
@@ -59,8 +66,12 @@ __all__ = [
     "softmax",
     "softmax_jacobian",
 ]
+# Notebooks 04-07
+__all__ += ["attention_pair_loss", "nested_dot_products", "softmax_saturation"]
+# Notebook 08
+__all__ += ["merge_heads", "multi_head_attention", "split_heads"]
 
-_LAZY_SUBMODULES = {"data", "exercises", "plot", "widgets"}
+_LAZY_SUBMODULES = {"data", "exercises", "plot", "quiz", "quizzes", "widgets"}
 
 
 def __getattr__(name: str) -> Any:

@@ -23,6 +23,7 @@ __all__ = [
     "additive_mask",
     "attention",
     "causal_mask",
+    "cosine_similarity",
     "entropy",
     "init_projections",
     "padding_mask",
@@ -31,6 +32,8 @@ __all__ = [
     "softmax",
     "softmax_jacobian",
 ]
+# Notebooks 04-07
+__all__ += ["attention_pair_loss", "nested_dot_products", "softmax_saturation"]
 
 
 def softmax(x: Any, axis: int = -1) -> np.ndarray:
@@ -323,3 +326,142 @@ def init_projections(
         rng.normal(0.0, std, size=(d_model, d_k)),
         rng.normal(0.0, std, size=(d_model, d_v)),
     )
+
+
+def cosine_similarity(A: Any, B: Any = None) -> np.ndarray:
+    """Cosine of the angle between every row of A and every row of B: ``a·b / (|a| |b|)``.
+
+    The dot product with the lengths divided out: 1 for the same direction, 0 for orthogonal rows,
+    -1 for opposite ones, whatever the lengths. ``cosine_similarity(X)`` compares X with itself.
+
+    Shapes:
+        A (..., T_a, d), B (..., T_b, d) -> (..., T_a, T_b); B defaults to A
+
+    Raises:
+        ValueError: fewer than 2 axes, different widths d, NaN or inf, or a zero row (a zero vector
+            has no direction, so its cosine is 0/0).
+    """
+    A = as_float_array(A, "A", expected="(..., T_a, d)")
+    check_min_ndim(A, "A", expected="(..., T_a, d)")
+    B = A if B is None else as_float_array(B, "B", expected="(..., T_b, d)")
+    check_min_ndim(B, "B", expected="(..., T_b, d)")
+    if B.shape[-1] != A.shape[-1]:
+        raise ValueError(
+            f"B has d={B.shape[-1]} but A has d={A.shape[-1]}; expected B (..., T_b, {A.shape[-1]}), "
+            f"got {B.shape}"
+        )
+    normed = []
+    for arr, name in ((A, "A"), (B, "B")):
+        check_finite(arr, name)
+        length = np.linalg.norm(arr, axis=-1, keepdims=True)
+        zero = length[..., 0] == 0
+        if zero.any():
+            raise ValueError(
+                f"{name} has a zero row (at index {first_index(zero)}): a zero vector has no direction, "
+                "so its cosine with anything is 0/0"
+            )
+        normed.append(arr / length)
+    return np.matmul(normed[0], np.swapaxes(normed[1], -1, -2))
+
+
+# ---- Notebooks 04-07: training W, the √d_k experiment, softmax saturation ------------------------
+
+
+def nested_dot_products(a: Any, b: Any, widths: Any) -> np.ndarray:
+    """Dot products of ``a`` and ``b`` over their first ``d`` features only, for every ``d`` in ``widths``.
+
+    Entry ``[..., i]`` is ``Σ_{c < widths[i]} a_c b_c``: the score two vectors would have if queries
+    and keys were only ``widths[i]`` wide. Growing ``d`` adds one product per feature, so a score is
+    a random walk in ``d``; that is why its spread grows like √d (notebook 05).
+
+    Shapes:
+        a (..., D), b (..., D), widths (n_w,) -> (..., n_w)   (leading axes of a and b broadcast)
+
+    Raises:
+        ValueError: a and b of different widths D, NaN or inf, or a width outside 1..D.
+    """
+    a = as_float_array(a, "a", expected="(..., D)")
+    b = as_float_array(b, "b", expected="(..., D)")
+    check_min_ndim(a, "a", expected="(..., D)", min_ndim=1)
+    check_min_ndim(b, "b", expected="(..., D)", min_ndim=1)
+    if a.shape[-1] != b.shape[-1]:
+        raise ValueError(
+            f"b has D={b.shape[-1]} features but a has D={a.shape[-1]}; "
+            f"expected b (..., {a.shape[-1]}), got {b.shape}"
+        )
+    check_finite(a, "a")
+    check_finite(b, "b")
+    D = a.shape[-1]
+    w = np.asarray(widths)
+    if w.dtype.kind not in "iu" or w.ndim != 1:
+        raise ValueError(
+            f"widths must be whole numbers of shape (n_w,); got dtype {w.dtype}, shape {w.shape}"
+        )
+    if w.size and (w.min() < 1 or w.max() > D):
+        bad = int(w[(w < 1) | (w > D)][0])
+        raise ValueError(f"every width must be between 1 and D={D} (the features of a and b); got {bad}")
+    return np.cumsum(a * b, axis=-1)[..., w - 1]
+
+
+def softmax_saturation(scores: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """How peaked ``p = softmax(scores)`` is, three ways: largest weight, entropy, gradient size.
+
+    The gradient size is the Frobenius norm of the softmax Jacobian ``J = diag(p) − p·pᵀ``, which
+    carries every gradient from the weights back to the scores. It is computed without building J:
+    ``‖J‖² = Σp² − 2Σp³ + (Σp²)²``. Uniform weights over n keys give ``1/n``, ``log n`` and
+    ``√(1/n − 1/n²)``; a one-hot row (saturated softmax) gives ``1``, ``0`` and ``0``.
+
+    Shapes:
+        scores (..., n) -> max_weight (...), entropy (...), jacobian_norm (...)
+    """
+    p = softmax(scores, axis=-1)
+    p2 = np.sum(p * p, axis=-1)
+    squared = p2 - 2.0 * np.sum(p**3, axis=-1) + p2 * p2
+    return p.max(axis=-1), entropy(p, axis=-1), np.sqrt(np.maximum(squared, 0.0))
+
+
+def attention_pair_loss(
+    X: Any, W_q: Any, W_k: Any, queries: Any, keys: Any, *, scale: bool = True
+) -> tuple[float, np.ndarray, np.ndarray]:
+    """Loss and gradients for a tiny training task: query token ``queries[n]`` should attend to ``keys[n]``.
+
+    With ``A = softmax(X·W_q·(X·W_k)ᵀ/√d_k)`` the loss is the mean of ``−log A[queries[n], keys[n]]``
+    (0 when every listed query puts all its weight on its key). The gradients are written out:
+    ``G = ∂loss/∂scores`` has ``(A[i] − onehot(j))/N`` in row i for each pair (i, j); then
+    ``∂loss/∂W_q = Xᵀ·G·K/√d_k`` and ``∂loss/∂W_k = Xᵀ·Gᵀ·Q/√d_k``.
+
+    Shapes:
+        X (T, d_model), W_q (d_model, d_k), W_k (d_model, d_k), queries (N,), keys (N,)
+        -> loss (), grad_W_q (d_model, d_k), grad_W_k (d_model, d_k)
+
+    Raises:
+        ValueError: shapes that do not fit, or an index outside 0..T-1.
+    """
+    X = as_float_array(X, "X", expected="(T, d_model)")
+    if X.ndim != 2:
+        raise ValueError(f"X must have shape (T, d_model), one row per token; got shape {X.shape}")
+    Q, K, _ = project(X, W_q, W_k, np.zeros((X.shape[-1], 1)))
+    T, d_k = Q.shape
+    idx = []
+    for arr, name in ((queries, "queries"), (keys, "keys")):
+        arr = np.asarray(arr)
+        if arr.dtype.kind not in "iu" or arr.ndim != 1 or arr.size == 0:
+            raise ValueError(
+                f"{name} must be token indices of shape (N,) with N >= 1; "
+                f"got dtype {arr.dtype}, shape {arr.shape}"
+            )
+        if arr.min() < 0 or arr.max() >= T:
+            raise ValueError(f"{name} must be token indices between 0 and T-1={T - 1}; got {arr.tolist()}")
+        idx.append(arr)
+    q_idx, k_idx = idx
+    if q_idx.shape != k_idx.shape:
+        raise ValueError(f"queries and keys must pair up: got shapes {q_idx.shape} and {k_idx.shape}")
+    c = 1.0 / np.sqrt(d_k) if scale else 1.0
+    A = softmax(c * Q @ K.T, axis=-1)
+    N = q_idx.size
+    loss = float(-np.mean(np.log(A[q_idx, k_idx])))
+    G = np.zeros_like(A)
+    np.add.at(G, q_idx, A[q_idx])  # + A[i] for every pair whose query is i
+    np.add.at(G, (q_idx, k_idx), -1.0)  # - onehot(j)
+    G /= N
+    return loss, X.T @ (c * G @ K), X.T @ (c * G.T @ Q)

@@ -3,38 +3,37 @@
 Where no chromium is installed (a learner's laptop) these tests are skipped with the reason;
 in CI (``CI`` set) a missing browser is a failure, never a skip.
 On failure, a screenshot of the page is saved under ``test-artifacts/`` and named in the report.
+The server and page helpers live in ``helpers.py`` (the latency benchmark uses them too).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
-import secrets
 import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from helpers import (
+    CHROMIUM_FLAGS,
+    NOTEBOOKS,
+    JupyterLab,
+    NotebookRun,
+    open_notebook,
+    run_all,
+    running_jupyter_lab,
+    shut_down,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
-CHROMIUM_FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 def chromium_path() -> str | None:
-    for candidate in (os.environ.get("CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium")):
+    if os.environ.get("CHROMIUM"):  # an explicit choice: that browser or none
+        return os.environ["CHROMIUM"] if Path(os.environ["CHROMIUM"]).exists() else None
+    for candidate in ("/usr/bin/chromium", shutil.which("chromium")):
         if candidate and Path(candidate).exists():
             return candidate
     return None
@@ -45,6 +44,8 @@ def require_chromium() -> str:
     if path:
         return path
     reason = "no chromium found (install Debian's `chromium` package to run the browser tests)"
+    if os.environ.get("CHROMIUM"):
+        reason = f"no chromium at CHROMIUM={os.environ['CHROMIUM']}"
     if os.environ.get("CI"):
         pytest.fail(f"{reason}; CI must run them: .ci/run installs it")
     pytest.skip(reason)
@@ -66,6 +67,11 @@ def page(browser, request):
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
     yield page
+    screenshot_if_failed(request, page)
+    context.close()
+
+
+def screenshot_if_failed(request, page) -> None:
     report = getattr(request.node, "rep_call", None)
     if report is not None and report.failed:
         ARTIFACTS.mkdir(exist_ok=True)
@@ -76,7 +82,6 @@ def page(browser, request):
             print(f"\nscreenshot of the failing page: {shot}")
         except Exception as err:  # the page may be gone; the test failure matters more
             print(f"\nno screenshot: {err}")
-    context.close()
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -86,51 +91,72 @@ def pytest_runtest_makereport(item, call):
     setattr(item, f"rep_{report.when}", report)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Lab:
-    """A running JupyterLab: its base URL, token and the folder it serves."""
-
-    def __init__(self, url: str, token: str, root: Path) -> None:
-        self.url, self.token, self.root = url, token, root
-
-    def notebook_url(self, name: str) -> str:
-        return f"{self.url}/lab/tree/{name}?token={self.token}&reset"
-
-
 @pytest.fixture(scope="session")
-def jupyter_lab(tmp_path_factory) -> Iterator[Lab]:
+def jupyter_lab(tmp_path_factory) -> Iterator[JupyterLab]:
     """JupyterLab from this environment on 127.0.0.1, a random token, serving a copy of notebooks/."""
     require_chromium()
     root = tmp_path_factory.mktemp("lab")
-    shutil.copytree(ROOT / "notebooks", root / "notebooks")
-    port, token = _free_port(), secrets.token_hex(16)
-    command = [
-        sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
-        f"--ServerApp.token={token}", f"--ServerApp.root_dir={root / 'notebooks'}",
-        "--LabApp.expose_app_in_browser=True", "--allow-root",
-    ]  # fmt: skip
-    log = open(root / "jupyter.log", "w")  # noqa: SIM115 (closed below)
-    server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, cwd=root)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=2):
-                break
-        except OSError:
-            if server.poll() is not None or time.monotonic() > deadline:
-                server.kill()
-                raise RuntimeError(f"JupyterLab did not start: see {root / 'jupyter.log'}") from None
-            time.sleep(0.25)
-    yield Lab(url, token, root / "notebooks")
-    server.terminate()
-    try:
-        server.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        server.kill()
-    log.close()
+    shutil.copytree(NOTEBOOKS, root / "notebooks")
+    with running_jupyter_lab(root / "notebooks", root / "jupyter.log") as lab:
+        yield lab
+
+
+class NotebookRuns:
+    """Each notebook run once (open, Run All) and its page kept open while that notebook's tests use it.
+
+    Only one notebook is open at a time: asking for another one closes the page and stops the kernel.
+    """
+
+    def __init__(self, browser, lab: JupyterLab) -> None:
+        self.browser, self.lab = browser, lab
+        self.current: NotebookRun | None = None
+        self.failure: str = ""
+        self._context = None
+
+    def get(self, name: str) -> NotebookRun:
+        if self.current is None or self.current.name != name:
+            self.close()
+            self._context = self.browser.new_context(viewport={"width": 1400, "height": 1000})
+            page = self._context.new_page()
+            self.current, self.failure = NotebookRun(name, page, float("nan")), ""
+            try:
+                open_notebook(page, self.lab, name)
+                self.current = run_all(page, name)
+            except Exception as err:  # kept, so every test of this notebook reports it
+                self.failure = f"{name} did not run: {err}"
+        if self.failure:
+            pytest.fail(self.failure)
+        return self.current
+
+    def close(self) -> None:
+        if self._context is not None:
+            with contextlib.suppress(Exception):  # a crashed page has no kernel to stop
+                shut_down(self.current.page, self.current.name)
+            self._context.close()
+        self._context = self.current = None
+
+
+@pytest.fixture(scope="session")
+def notebook_runs(browser, jupyter_lab) -> Iterator[NotebookRuns]:
+    runs = NotebookRuns(browser, jupyter_lab)
+    yield runs
+    runs.close()
+
+
+@pytest.fixture
+def notebook_run(notebook_runs, request):
+    """``notebook_run(name)``: that notebook after Run All; a screenshot of it if the test fails."""
+    yield notebook_runs.get
+    if notebook_runs.current is not None:
+        screenshot_if_failed(request, notebook_runs.current.page)
+
+
+def pytest_collection_modifyitems(items) -> None:
+    """Each notebook's browser tests back to back (runs clean, then its labs), so one Run All serves them."""
+    slots = [i for i, item in enumerate(items) if "notebook_run" in getattr(item, "fixturenames", ())]
+    ordered = sorted(
+        (items[i] for i in slots),
+        key=lambda item: (item.callspec.params["notebook"], "_labs_" in item.nodeid),
+    )
+    for i, item in zip(slots, ordered, strict=True):
+        items[i] = item

@@ -1,0 +1,562 @@
+"""The "check your understanding" questions of the series, keyed by notebook number (00-08).
+
+Plain data (no widgets are imported here): ``QUIZZES[n]`` is a list of questions for notebook ``n``,
+each a dict with ``prompt``, ``options``, ``answer`` (index of the right option) and ``explain``
+(one explanation per option: why that option is right or wrong). ``attnlib.quiz.quiz(n)`` shows them.
+Wrong options are the misconceptions learners really hold, so each explanation names the mistake.
+"""
+
+# ruff: noqa: E501  (a question or an explanation reads best on one line)
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["QUIZZES", "for_notebook"]
+
+QUIZZES: dict[int, list[dict[str, Any]]] = {
+    0: [
+        {
+            "prompt": "Q has shape (T_q, d_k) and K has shape (T_k, d_k). What is the shape of Q·Kᵀ?",
+            "options": ["(T_q, T_k)", "(d_k, d_k)", "(T_q, d_k)", "(T_k, T_q)"],
+            "answer": 0,
+            "explain": [
+                "Kᵀ is (d_k, T_k); the inner widths d_k meet and vanish. One score per (query, key) pair.",
+                "That is the shape of Qᵀ·K, which compares features with features, not tokens with tokens.",
+                "That is the shape of Q itself. Multiplying by Kᵀ replaces d_k with the number of keys.",
+                "Rows are queries and columns are keys, not the other way round: that would be K·Qᵀ.",
+            ],
+        },
+        {
+            "prompt": "Each row of the attention weights A sums to 1. What does one row describe?",
+            "options": [
+                "How much all queries attend to one key",
+                "How one query spreads its attention over all the keys",
+                "The embedding of one token",
+                "The probability that each token comes next",
+            ],
+            "answer": 1,
+            "explain": [
+                "That is a column of A, and columns need not sum to 1: a popular key can collect a lot.",
+                "Row i is query i's budget of 1, shared among the keys.",
+                "Embeddings are rows of X (width d_model); A has one entry per (query, key) pair.",
+                "Attention weights say where a token looks, not what comes next; no prediction here.",
+            ],
+        },
+        {
+            "prompt": "For Q·Kᵀ to exist, which sizes must be equal?",
+            "options": [
+                "The number of queries and the number of keys (T_q = T_k)",
+                "d_v and d_k",
+                "The d_k of Q and the d_k of K",
+                "d_model and d_k",
+            ],
+            "answer": 2,
+            "explain": [
+                "T_q and T_k may differ (a decoder reading an encoder's output does exactly that).",
+                "V does not appear in Q·Kᵀ at all; d_v only fixes the width of the output.",
+                "A query is compared with a key by a dot product, so both must have the same width.",
+                "W_q maps d_model to d_k precisely so that they need not be equal.",
+            ],
+        },
+    ],
+    1: [
+        {
+            "prompt": "X has one row per token. Why is X·Xᵀ always symmetric?",
+            "options": [
+                "Because X is square",
+                "Because softmax makes it symmetric",
+                "Entry (i, j) is xᵢ·xⱼ, and a dot product does not depend on the order",
+                "It is symmetric only when the rows have length 1",
+            ],
+            "answer": 2,
+            "explain": [
+                "X is (T, d_model) and usually not square; X·Xᵀ is square whatever X is.",
+                "There is no softmax in X·Xᵀ; and softmax rows of a symmetric matrix are not symmetric.",
+                "xᵢ·xⱼ = xⱼ·xᵢ, so entry (i, j) equals entry (j, i), for any X.",
+                "Lengths change the numbers, not the symmetry: xᵢ·xⱼ = xⱼ·xᵢ always.",
+            ],
+        },
+        {
+            "prompt": "What is on the diagonal of X·Xᵀ?",
+            "options": [
+                "Ones",
+                "Zeros: a token is not compared with itself",
+                "The length ‖xᵢ‖ of each row",
+                "The squared length ‖xᵢ‖² of each row",
+            ],
+            "answer": 3,
+            "explain": [
+                "Only for rows of length 1; that is the cosine-similarity matrix, not X·Xᵀ.",
+                "Entry (i, i) is xᵢ·xᵢ: the token compared with itself, which is rarely 0.",
+                "Close: xᵢ·xᵢ is the sum of squares, so it is the length squared, not the length.",
+                "xᵢ·xᵢ = Σ xᵢₖ² = ‖xᵢ‖². Long vectors get large diagonal entries.",
+            ],
+        },
+        {
+            "prompt": "The 2-D vectors (1, 0) and (1, 1): which is true?",
+            "options": [
+                "They are orthogonal and linearly independent",
+                "They are linearly independent but not orthogonal",
+                "They are orthogonal but not linearly independent",
+                "They are neither",
+            ],
+            "answer": 1,
+            "explain": [
+                "Their dot product is 1·1 + 0·1 = 1, not 0, so they are not orthogonal.",
+                "Neither is a multiple of the other (independent), yet their dot product is 1 (not orthogonal).",
+                "Impossible for non-zero vectors: orthogonal non-zero vectors are always independent.",
+                "They are independent: no number c gives (1, 1) = c·(1, 0).",
+            ],
+        },
+        {
+            "prompt": "Two word vectors have a large dot product. What can you conclude?",
+            "options": [
+                "Their cosine similarity is close to 1",
+                "They have the same length",
+                "They point in similar directions, or are long, or both",
+                "The words are synonyms",
+            ],
+            "answer": 2,
+            "explain": [
+                "Not necessarily: long vectors at a wide angle can also give a large dot product.",
+                "Length is not compared; a large dot product can come from two very different lengths.",
+                "a·b = ‖a‖‖b‖cos θ mixes angle and length; divide by the lengths to see the angle alone.",
+                "Embeddings put related words near each other, but related is not synonymous, and length counts.",
+            ],
+        },
+    ],
+    2: [
+        {
+            "prompt": "How do softmax([1, 2, 3]) and softmax([101, 102, 103]) compare?",
+            "options": [
+                "The second is more peaked",
+                "They are identical",
+                "The second is closer to uniform",
+                "The second overflows and gives NaN",
+            ],
+            "answer": 1,
+            "explain": [
+                "Only the differences between scores matter, and those are the same (1 and 2).",
+                "e^(x+c) = e^c·e^x: the factor e^c cancels in the normalisation, so a shift changes nothing.",
+                "A shift changes nothing; to get closer to uniform you must shrink the differences.",
+                "The naive formula would overflow for far larger scores; attnlib subtracts the row maximum first.",
+            ],
+        },
+        {
+            "prompt": "Multiply every score by 10 before softmax (a low temperature). The weights …",
+            "options": [
+                "stay the same: softmax ignores scale",
+                "become uniform",
+                "move towards one-hot on the largest score",
+                "are all multiplied by 10",
+            ],
+            "answer": 2,
+            "explain": [
+                "Softmax ignores a shift (adding a constant), not a scale: multiplying stretches the differences.",
+                "That happens when you divide the scores by a large number (a high temperature).",
+                "The gaps between scores grow tenfold, so the largest score takes almost all the weight.",
+                "Weights always sum to 1, so they cannot all grow; they are re-shared instead.",
+            ],
+        },
+        {
+            "prompt": "Why does a stable softmax subtract the row maximum before exponentiating?",
+            "options": [
+                "So that exp never overflows; by shift invariance the result is unchanged",
+                "So that the weights sum to 1",
+                "So that the largest weight is exactly 1",
+                "So that small weights become exactly 0",
+            ],
+            "answer": 0,
+            "explain": [
+                "After the shift every exponent is ≤ 0, so every e^x is in (0, 1]; the weights are the same.",
+                "Dividing by the sum does that; the subtraction is about floating-point range.",
+                "The largest exponential becomes e⁰ = 1, but after dividing by the sum its weight is below 1.",
+                "Weights stay positive; only −∞ scores (masks) give exactly 0.",
+            ],
+        },
+        {
+            "prompt": "For finite scores, a softmax weight can be …",
+            "options": [
+                "negative, when its score is negative",
+                "exactly 0, when its score is 0",
+                "greater than 1, when its score is large",
+                "strictly between 0 and 1 (when there are two or more scores)",
+            ],
+            "answer": 3,
+            "explain": [
+                "e^x > 0 for every x: a negative score only makes the weight small.",
+                "e⁰ = 1, so a score of 0 still gets weight. Remember this when we build masks in 06.",
+                "Each weight is its exponential divided by a sum that contains it, so it is below 1.",
+                "Positive because e^x > 0; below 1 because the other terms in the sum are positive too.",
+            ],
+        },
+    ],
+    3: [
+        {
+            "prompt": "Each output row of softmax(X·Xᵀ)·X is …",
+            "options": [
+                "a weighted average of the rows of X, weighted by one softmax row",
+                "the input row multiplied by its own weight",
+                "a probability distribution over the tokens",
+                "a weighted sum of the columns of X",
+            ],
+            "answer": 0,
+            "explain": [
+                "Output i = Σⱼ aᵢⱼ xⱼ with aᵢⱼ ≥ 0 and Σⱼ aᵢⱼ = 1: an average of all the token rows.",
+                "Every token contributes, not only token i: that is the point of attention.",
+                "That is the softmax row itself; multiplying by X turns it into a vector of width d_model.",
+                "The weights mix rows (tokens); the columns (features) are never mixed with each other.",
+            ],
+        },
+        {
+            "prompt": "In 2-D, where can the output points lie?",
+            "options": [
+                "Anywhere in the plane",
+                "Only exactly on the input points",
+                "Inside the convex hull of the input points",
+                "On the line through the origin and the centroid",
+            ],
+            "answer": 2,
+            "explain": [
+                "Non-negative weights that sum to 1 cannot leave the region spanned by the inputs.",
+                "Only in the one-hot limit; with finite scores every output is a proper mixture.",
+                "A convex combination of points lies in their convex hull: that is its definition.",
+                "Different rows have different weights, so outputs spread over the hull, not along one line.",
+            ],
+        },
+        {
+            "prompt": "Divide all scores by a larger and larger number (scale → 0). Every output moves to …",
+            "options": [
+                "the input with the largest score in its row",
+                "the centroid (mean) of the inputs",
+                "the origin",
+                "nowhere: scaling the scores does not change the weights",
+            ],
+            "answer": 1,
+            "explain": [
+                "That is the opposite limit, scale → ∞, where each softmax row becomes one-hot.",
+                "All scores tend to 0, the weights to 1/T each, and every output to the plain average.",
+                "Weights sum to 1, so outputs stay inside the hull; the origin may not even be in it.",
+                "Scaling changes softmax (only shifts do not): weights go from peaked to uniform.",
+            ],
+        },
+        {
+            "prompt": "What can softmax(X·Xᵀ)·X not do, that Q, K and V will fix?",
+            "options": [
+                "Keep the rows of the weights summing to 1",
+                "Give an output of the same width as the input",
+                "Learn anything: the scores are fixed by the embeddings, and X·Xᵀ is symmetric",
+                "Work with more than three tokens",
+            ],
+            "answer": 2,
+            "explain": [
+                "It does keep them summing to 1: that is softmax's job.",
+                "It does: the output is (T, d_model), like X.",
+                "There is no parameter to train, and xᵢ·xⱼ = xⱼ·xᵢ; projections W_Q, W_K, W_V remove both limits.",
+                "Nothing limits T; the toy example is small only so it can be checked by hand.",
+            ],
+        },
+    ],
+    4: [
+        {
+            "prompt": "Which describes the roles of Q, K and V?",
+            "options": [
+                "Q: what a token hands over; K: what it looks for; V: what it answers to",
+                "Q: what a token looks for; K: what it answers to; V: what it hands over",
+                "They are three copies of X, kept apart for speed",
+                "Q and K are learned; V is always X itself",
+            ],
+            "answer": 1,
+            "explain": [
+                "Shuffled: the values are what gets handed over, the queries what gets asked.",
+                "Queries are matched against keys to score each pair; values are what the weights then average.",
+                "They are X times three different learned matrices, so they differ, and d_k may differ from d_model.",
+                "V = X·W_V is learned too; only with W_V = I would it be X.",
+            ],
+        },
+        {
+            "prompt": "Is Q·Kᵀ = X·W_Q·W_Kᵀ·Xᵀ symmetric?",
+            "options": [
+                "Yes, like X·Xᵀ",
+                "Only when d_k = d_model",
+                "Always antisymmetric",
+                "Not in general: token a can attend to b without b attending to a",
+            ],
+            "answer": 3,
+            "explain": [
+                "Its transpose is X·W_K·W_Qᵀ·Xᵀ, which differs unless W_Q·W_Kᵀ is symmetric (e.g. W_Q = W_K).",
+                "Widths do not matter; what matters is whether W_Q·W_Kᵀ equals its transpose.",
+                "Nothing forces (i, j) = −(j, i); the diagonal qᵢ·kᵢ is usually not 0.",
+                "Two different projections break the symmetry: asking and answering are separate roles.",
+            ],
+        },
+        {
+            "prompt": "X is (6, 16), W_Q is (16, 4) and W_V is (16, 8). What are the shapes of Q and V?",
+            "options": [
+                "Q (6, 4), V (6, 8)",
+                "Q (16, 4), V (16, 8)",
+                "Q (6, 16), V (6, 16)",
+                "Q (4, 6), V (8, 6)",
+            ],
+            "answer": 0,
+            "explain": [
+                "One row per token (6), and the width set by each projection: d_k = 4, d_v = 8.",
+                "Those are the shapes of the weight matrices, not of the projected tokens.",
+                "Projections change the width from d_model = 16 to d_k or d_v.",
+                "Tokens stay rows: (6, 16) @ (16, 4) is (6, 4), not its transpose.",
+            ],
+        },
+        {
+            "prompt": "With W_Q = W_K = W_V = I and no √d_k scaling, softmax(Q·Kᵀ)·V equals …",
+            "options": [
+                "X",
+                "softmax(X·Xᵀ)·X, the notebook 03 result",
+                "softmax(X)·X",
+                "the identity matrix",
+            ],
+            "answer": 1,
+            "explain": [
+                "Only if every softmax row were one-hot on its own token; in general tokens are mixed.",
+                "Q = K = V = X, so the formula is exactly the parameter-free version from notebook 03.",
+                "The softmax is taken over scores Q·Kᵀ = X·Xᵀ, not over X.",
+                "The weights are a (T, T) matrix but not the identity, and the output is (T, d_model).",
+            ],
+        },
+    ],
+    5: [
+        {
+            "prompt": "q and k have d_k independent entries, each with mean 0 and variance 1. What is the variance of q·k?",
+            "options": ["1", "√d_k", "d_k", "d_k²"],
+            "answer": 2,
+            "explain": [
+                "Each product qᵢkᵢ has variance 1, but q·k adds d_k of them.",
+                "√d_k is the standard deviation, not the variance.",
+                "A sum of d_k independent terms of variance 1 has variance d_k.",
+                "Variances of independent terms add; they do not multiply.",
+            ],
+        },
+        {
+            "prompt": "Why divide the scores by √d_k and not by d_k?",
+            "options": [
+                "Dividing by d_k would give variance 1 as well; √d_k is just a convention",
+                "Var(q·k / c) = d_k / c², which is 1 for c = √d_k",
+                "So that each row of scores sums to 1",
+                "Because √d_k is the length of q",
+            ],
+            "answer": 1,
+            "explain": [
+                "Dividing by d_k gives variance 1/d_k: scores shrink to 0 and weights to uniform as d_k grows.",
+                "Scaling by 1/c scales the variance by 1/c², so c = √d_k brings it back to 1 for every d_k.",
+                "Scaling does not make rows sum to 1; softmax does that afterwards.",
+                "‖q‖ is about √d_k on average, but it varies; the argument is about variance, not one vector.",
+            ],
+        },
+        {
+            "prompt": "Without the scaling, as d_k grows, each softmax row becomes …",
+            "options": [
+                "nearly uniform",
+                "nearly one-hot: largest weight → 1, entropy → 0",
+                "unchanged: softmax does not depend on d_k",
+                "negative for large d_k",
+            ],
+            "answer": 1,
+            "explain": [
+                "Growing variance means larger gaps between scores, which sharpens softmax instead.",
+                "Scores spread out like √d_k, so the largest one wins more and more of the weight.",
+                "Softmax depends on the gaps between scores, and those grow with d_k.",
+                "Softmax weights are always positive.",
+            ],
+        },
+        {
+            "prompt": "Why does a saturated (nearly one-hot) softmax hurt training?",
+            "options": [
+                "It produces NaN",
+                "It makes the output zero",
+                "Its Jacobian diag(p) − p·pᵀ is nearly 0, so almost no gradient reaches Q and K",
+                "It does not: a confident softmax trains fastest",
+            ],
+            "answer": 2,
+            "explain": [
+                "A stable softmax stays finite; the problem is gradients, not values.",
+                "The output becomes one value row, not zero.",
+                "With p ≈ one-hot, every entry p_i(δ_ij − p_j) is ≈ 0: the scores stop learning.",
+                "Confidence reached too early freezes the scores: the gradient through softmax vanishes.",
+            ],
+        },
+    ],
+    6: [
+        {
+            "prompt": "To stop a query attending to key j, why set the score to −∞ rather than 0?",
+            "options": [
+                "0 works just as well",
+                "e⁰ = 1 still gives key j a positive weight; e^(−∞) = 0 gives exactly 0",
+                "A score of 0 would make the weight negative",
+                "−∞ is only a convention; −1 would do",
+            ],
+            "answer": 1,
+            "explain": [
+                "A score of 0 is an ordinary score: the key still gets weight e⁰ / Σ, often a large share.",
+                "Only −∞ (before softmax) removes a key exactly, and the row still sums to 1 over the rest.",
+                "Weights are never negative; the trouble is that a score of 0 leaves a positive weight.",
+                "e^(−1) ≈ 0.37: still a real share. Even −1e9 is a magic number; −∞ is exact.",
+            ],
+        },
+        {
+            "prompt": "In a causal mask for T = 4, which scores are set to −∞?",
+            "options": [
+                "Those below the diagonal (j < i)",
+                "Those on the diagonal",
+                "Those above the diagonal (j > i): no token may look at later tokens",
+                "The last column",
+            ],
+            "answer": 2,
+            "explain": [
+                "Those are the earlier tokens, which a token is allowed to see.",
+                "A token may attend to itself; masking the diagonal would leave the first row empty.",
+                "Row i is query i; keys j > i are in its future, so they are blocked.",
+                "The mask is a triangle, not a column: the last query may see the last key, earlier ones may not.",
+            ],
+        },
+        {
+            "prompt": "A batch is padded to one length. What does the padding mask block?",
+            "options": [
+                "The padding keys (columns), so no token takes information from padding",
+                "The padding queries (rows) only",
+                "Every token of the shorter sentences",
+                "The diagonal",
+            ],
+            "answer": 0,
+            "explain": [
+                "Key padding: the columns of padding tokens get weight exactly 0, and rows still sum to 1.",
+                "Blocking a whole query row leaves nothing to normalise; padded rows are just ignored afterwards.",
+                "The real tokens of a short sentence attend to each other as usual.",
+                "The diagonal has nothing to do with padding.",
+            ],
+        },
+        {
+            "prompt": "You set the masked weights to 0 after softmax. What else is needed to match −∞ before softmax?",
+            "options": [
+                "Nothing",
+                "Multiply by √d_k",
+                "Subtract the row maximum",
+                "Divide each row by its new sum, so it sums to 1 again",
+            ],
+            "answer": 3,
+            "explain": [
+                "After zeroing, the row sums to less than 1: the output shrinks towards 0.",
+                "Scaling is about score variance, not about masks.",
+                "That matters before exponentiating, not after softmax.",
+                "Renormalised, each weight is e^(s_j) over the sum for the allowed keys only: the −∞ result.",
+            ],
+        },
+    ],
+    7: [
+        {
+            "prompt": "Q is (T_q, d_k), K is (T_k, d_k), V is (T_k, d_v). What is the shape of O = softmax(Q·Kᵀ/√d_k + M)·V?",
+            "options": ["(T_k, d_v)", "(T_q, d_k)", "(T_q, T_k)", "(T_q, d_v)"],
+            "answer": 3,
+            "explain": [
+                "One output per query, not per key.",
+                "The output width comes from V (d_v), not from Q and K.",
+                "That is the shape of the weights A; multiplying by V turns each row into a vector.",
+                "(T_q, T_k) @ (T_k, d_v): one row per query, of the width of a value.",
+            ],
+        },
+        {
+            "prompt": "Over which axis does the softmax normalise?",
+            "options": [
+                "The last axis (the keys): each query's row sums to 1",
+                "The query axis: each column sums to 1",
+                "All entries at once",
+                "The d_k axis",
+            ],
+            "answer": 0,
+            "explain": [
+                "Each query shares out one unit of attention among the keys.",
+                "A classic bug: columns summing to 1 mix the queries' budgets.",
+                "Then one query could take all the attention and the others none.",
+                "The scores no longer have a d_k axis: Q·Kᵀ summed it away.",
+            ],
+        },
+        {
+            "prompt": "In which order are the steps applied?",
+            "options": [
+                "Q·Kᵀ → softmax → add M → ÷√d_k → ·V",
+                "Q·Kᵀ → ÷√d_k → add M → softmax → ·V",
+                "Q·Kᵀ → ÷√d_k → softmax → ·V → add M",
+                "softmax(Q) · softmax(K)ᵀ → ·V",
+            ],
+            "answer": 1,
+            "explain": [
+                "Adding −∞ after softmax leaves −∞ in the weights; the mask must come before softmax.",
+                "Scores, scaled, masked, normalised per row, then the average of the values.",
+                "The mask belongs to the scores (T_q, T_k), not to the output (T_q, d_v).",
+                "Softmax is applied to the scores, not to Q and K separately.",
+            ],
+        },
+        {
+            "prompt": "The output row of one word (say “green”) is …",
+            "options": [
+                "its own value vector, unchanged",
+                "its query vector, scaled",
+                "a weighted average of the value rows of the tokens it may attend to",
+                "the sum of all value rows",
+            ],
+            "answer": 2,
+            "explain": [
+                "Only if all its weight sat on itself; usually other tokens contribute.",
+                "Queries only score the keys; the output is made of values.",
+                "The weights in its row pick how much of each allowed token's value to mix in.",
+                "The weights are not all 1: they sum to 1, so it is an average, not a sum.",
+            ],
+        },
+    ],
+    8: [
+        {
+            "prompt": "A layer has d_model = 384 and 12 heads. How wide are the queries and keys of one head?",
+            "options": ["384", "12", "32", "4608"],
+            "answer": 2,
+            "explain": [
+                "Each head works on a slice of Q, K and V, not on the full width.",
+                "12 is the number of heads, not their width.",
+                "d_k = d_model / n_heads = 384 / 12 = 32; so each head divides its scores by √32, not √384.",
+                "That would be 12 heads of full width each; the width is split, not multiplied.",
+            ],
+        },
+        {
+            "prompt": "Splitting Q of shape (T, d_model) into heads gives an array of shape …",
+            "options": ["(n_heads, T, d_k)", "(T, n_heads)", "(n_heads, d_model, T)", "(d_k, T, n_heads)"],
+            "answer": 0,
+            "explain": [
+                "Reshape to (T, n_heads, d_k), then move the head axis first: one (T, d_k) matrix per head.",
+                "Every head keeps a vector per token, not a single number.",
+                "The width per head is d_k = d_model / n_heads, and tokens stay before features.",
+                "Features stay on the last axis; batch-like axes (here the heads) go in front.",
+            ],
+        },
+        {
+            "prompt": "A short sentence is padded to the length of a longer one in the same batch. Its attention equals the attention it gets alone when …",
+            "options": [
+                "the padding embeddings are zero vectors",
+                "the padding keys are masked with −∞",
+                "the padding is placed before the sentence",
+                "the scores are divided by the number of real tokens",
+            ],
+            "answer": 1,
+            "explain": [
+                "Zero inputs still give keys equal to the bias, with finite scores: the padding still takes weight.",
+                "Masked keys get weight exactly 0, so the real tokens share their attention exactly as when alone.",
+                "Where the padding sits does not matter to attention without a mask; every key gets some weight.",
+                "Scaling changes how peaked the weights are; it cannot give the padding exactly 0.",
+            ],
+        },
+    ],
+}
+
+
+def for_notebook(number: int) -> list[dict[str, Any]]:
+    """The questions for notebook ``number``; ValueError naming the numbers that exist otherwise."""
+    if number not in QUIZZES:
+        raise ValueError(f"no quiz for notebook {number!r}; there are quizzes for {sorted(QUIZZES)}")
+    return QUIZZES[number]

@@ -1,0 +1,108 @@
+"""The offline slides (`make slides`) open from disk and work with no network at all.
+
+Every notebook is built into a temporary folder with tools/build_slides.py, opened as a file:// page in
+chromium, and each request the page makes is recorded: all must be file:// URLs and none may fail.
+Then: reveal.js initialised with several slides, MathJax typeset every formula (no raw TeX left in the
+prose), and the figures are embedded images that decoded.
+Building needs the pinned reveal.js and MathJax tarballs in .cache/slides/ or npm to fetch them; without
+either the tests are skipped with the reason (a learner's machine), and in CI they fail instead.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tools"))
+import build_slides  # noqa: E402
+
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+
+RAW_TEX = re.compile(r"\$\$|\\(frac|sqrt|mathrm|top|infty|left|right)\b")
+
+# Markdown text of a deck with code and typeset math removed: what is left must hold no TeX.
+PROSE_JS = """() => Array.from(document.querySelectorAll('.jp-RenderedMarkdown')).map(el => {
+    const copy = el.cloneNode(true);
+    copy.querySelectorAll('code, pre, mjx-container').forEach(n => n.remove());
+    return copy.textContent;
+}).join('\\n')"""
+
+IMAGES_JS = """() => Array.from(document.querySelectorAll('.reveal img')).map(img => ({
+    src: img.getAttribute('src').slice(0, 30), loaded: img.complete && img.naturalWidth > 0
+}))"""
+
+
+def notebook_has(path: Path, what: str) -> bool:
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    if what == "math":
+        return any(c["cell_type"] == "markdown" and "$" in "".join(c["source"]) for c in nb["cells"])
+    outputs = [o for c in nb["cells"] if c["cell_type"] == "code" for o in c.get("outputs", [])]
+    return any(what in o.get("data", {}) for o in outputs)
+
+
+@pytest.fixture(scope="module")
+def decks(tmp_path_factory) -> dict[str, Path]:
+    if not build_slides.assets_cached() and shutil.which("npm") is None:
+        reason = "the slides need reveal.js and MathJax: no copy in .cache/slides/ and no npm to fetch them"
+        if os.environ.get("CI"):
+            pytest.fail(f"{reason}; CI must build them")
+        pytest.skip(reason)
+    out = tmp_path_factory.mktemp("slides")
+    built = build_slides.build(NOTEBOOKS, out, log=lambda *_: None)
+    return {deck.name.removesuffix(".slides.html"): deck for deck in built}
+
+
+def test_every_notebook_has_a_deck_that_names_no_host(decks):
+    assert sorted(decks) == [p.stem for p in NOTEBOOKS]
+    for name, deck in decks.items():
+        html = deck.read_text(encoding="utf-8")
+        remote = re.findall(r"""(?:src|href)\s*=\s*["']?(?:https?:)?//[^"' >]+""", html)
+        assert not remote, f"{name} loads from the network: {remote[:3]}"
+        assert "require(" not in html and "mermaid" not in html
+    index = (next(iter(decks.values())).parent / "index.html").read_text(encoding="utf-8")
+    assert all(f'href="{deck.name}"' in index for deck in decks.values())
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.stem)
+def test_deck_works_offline(page, decks, notebook):
+    requests, failed = [], []
+    page.on("request", lambda r: requests.append(r.url))
+    page.on("requestfailed", lambda r: failed.append(r.url))
+    # Anything not on disk is refused as well as recorded, so a leak cannot go unnoticed or hang.
+    page.route(re.compile(r"^(?!file:|data:).*"), lambda route: route.abort())
+    page.goto(decks[notebook.stem].as_uri())
+
+    page.wait_for_function("() => window.Reveal && Reveal.isReady()", timeout=15_000)
+    page.evaluate("() => MathJax.startup.promise")
+    assert page.evaluate("() => Reveal.getTotalSlides()") >= 3
+    assert page.locator(".reveal .slides section").count() >= 3
+
+    if notebook_has(notebook, "math"):
+        assert page.locator("mjx-container").count() > 0, "no formula was typeset"
+        assert page.locator("mjx-merror").count() == 0, "MathJax reports a TeX error"
+        leftover = RAW_TEX.findall(page.evaluate(PROSE_JS))
+        assert not leftover, f"raw TeX left in the prose: {leftover[:5]}"
+
+    images = page.evaluate(IMAGES_JS)
+    if notebook_has(notebook, "image/png"):
+        assert images, "the notebook has figures but the slides show none"
+    for image in images:
+        assert image["src"].startswith(("data:", "file:")) or "://" not in image["src"], image
+        assert image["loaded"], f"image did not decode: {image['src']}"
+    if notebook_has(notebook, build_slides.WIDGET_VIEW):
+        assert page.locator(".offline-lab").count() > 0
+
+    page.keyboard.press("ArrowRight")  # reveal responds to the keyboard
+    page.wait_for_function("() => Reveal.getIndices().h === 1")
+
+    assert requests, "no request was recorded at all"
+    off_disk = [url for url in requests if not url.startswith(("file://", "data:"))]
+    assert not off_disk, f"requests left the machine: {off_disk[:5]}"
+    assert not failed, f"files missing next to the slides: {failed[:5]}"

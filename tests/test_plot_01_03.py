@@ -1,0 +1,203 @@
+"""The figure helpers of notebooks 01-03, on the Agg backend: what they draw, and how they update."""
+
+from __future__ import annotations
+
+import warnings
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+from matplotlib.axes import Axes
+
+from attnlib import entropy, plot, softmax
+
+TOKENS = ["早", "上", "好"]
+X = np.array([[1.0, 1.0, 0.0, 0.0], [1.0, 1.0, 1.0, 0.0], [0.5, 0.8, 0.0, 1.0]])
+X2 = np.array([[2.0, 0.5], [1.0, 2.0], [-1.0, 1.0]])
+
+
+@pytest.fixture(autouse=True)
+def _style_and_cleanup():
+    with plot.use_style(), warnings.catch_warnings():
+        warnings.simplefilter("error")  # a missing CJK glyph warns: fail instead
+        yield
+    plt.close("all")
+
+
+def _texts(ax: Axes) -> list[str]:
+    return [t.get_text() for t in ax.texts]
+
+
+# ---- dot_product_picture -------------------------------------------------------------------------
+
+
+def test_dot_product_picture_draws_the_geometry():
+    a, b = np.array([1.0, np.sqrt(3)]), np.array([1.5, 0.0])  # |a| = 2 at 60°, |b| = 1.5
+    ax = plot.dot_product_picture(a, b, lim=3.0)
+    assert isinstance(ax, Axes)
+    assert ax.get_xlim() == (-3.0, 3.0) and ax.get_ylim() == (-3.0, 3.0)
+    assert (ax.get_xlabel(), ax.get_ylabel()) == ("feature 1", "feature 2")
+    assert ax.get_title() == "a·b = |a| |b| cos θ = 2.00 × 1.50 × 0.500 = 1.50"
+    assert {"a", "b", "θ", "|a| cos θ = 1.00"} <= set(_texts(ax))
+    proj = next(line for line in ax.lines if line.get_label() == "proj")
+    assert np.allclose(np.array(proj.get_data())[:, 1], [1.0, 0.0])  # the shadow of a ends at x = 1
+
+
+def test_dot_product_picture_update_moves_everything():
+    ax = plot.dot_product_picture([2.0, 0.0], [1.0, 0.0], ylim=(-1.0, 3.0), names=("q", "k"))
+    assert ax.get_ylim() == (-1.0, 3.0)
+    plot.update_dot_product_picture(ax, [-1.0, 1.0], [2.0, 0.0])  # 135°: a negative projection
+    assert ax.get_title().startswith("q·k = |q| |k| cos θ = 1.41 × 2.00 × −0.707 = −2.00")
+    assert "|q| cos θ = −1.00" in _texts(ax)
+    drop = next(line for line in ax.lines if line.get_label() == "drop")
+    assert np.allclose(np.array(drop.get_data()).T, [[-1.0, 1.0], [-1.0, 0.0]])
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "match"),
+    [([0.0, 0.0], [1.0, 0.0], "non-zero"), ([1.0, 0.0, 0.0], [1.0, 0.0], r"a must be a finite 2-D vector")],
+)
+def test_dot_product_picture_errors(a, b, match):
+    with pytest.raises(ValueError, match=match):
+        plot.dot_product_picture(a, b)
+
+
+def test_update_dot_product_picture_needs_its_picture():
+    _, ax = plt.subplots()
+    with pytest.raises(ValueError, match="no picture drawn by dot_product_picture"):
+        plot.update_dot_product_picture(ax, [1.0, 0.0], [0.0, 1.0])
+
+
+# ---- weight_bars and entropy_curves --------------------------------------------------------------
+
+
+def test_weight_bars_on_the_fixed_scale():
+    w = softmax(np.array([2.0, 2.0, 1.3]))
+    ax = plot.weight_bars(w, TOKENS, title="row 早")
+    bars = [p for p in ax.patches if p.get_gid() == "attnlib-bar"]
+    assert np.allclose([bar.get_height() for bar in bars], w)
+    assert [t.get_text() for t in ax.get_xticklabels()] == TOKENS
+    assert ax.get_ylim() == (0.0, 1.12) and ax.get_ylabel() == "attention weight"
+    assert [bar.get_edgecolor()[:3] for bar in bars][:2] == [(0.0, 0.0, 0.0)] * 2  # the tie is outlined
+    assert bars[2].get_edgecolor()[3] == 0.0
+    assert ["0.401", "0.401", "0.199"] == [t for t in _texts(ax)]
+    plot.update_weight_bars(ax, [0.0, 1.0, 0.0], title="one-hot")
+    assert [bar.get_height() for bar in bars] == [0.0, 1.0, 0.0] and ax.get_title() == "one-hot"
+    with pytest.raises(ValueError, match=r"weights must keep the shape first drawn, \(3,\); got \(2,\)"):
+        plot.update_weight_bars(ax, [0.5, 0.5])
+
+
+def test_weight_bars_needs_a_label_per_weight():
+    with pytest.raises(ValueError, match=r"weights must have shape \(T,\) with one token label each"):
+        plot.weight_bars([0.5, 0.5], TOKENS)
+
+
+def test_entropy_curves_from_log_t_down():
+    scores = X @ X.T
+    scales = np.linspace(0.0, 10.0, 101)
+    ax = plot.entropy_curves(scores, TOKENS, scales=scales, highlight=1, mark=2.0)
+    rows = [line for line in ax.lines if line.get_gid() == "attnlib-entropy-row"]
+    assert [line.get_label() for line in rows] == ["row 早", "row 上", "row 好"]
+    for i, line in enumerate(rows):
+        x, y = line.get_data()
+        assert np.isclose(y[0], np.log(3))  # s = 0: uniform
+        assert np.allclose(y, entropy(softmax(x[:, None] * scores[i])))
+    assert rows[1].get_linewidth() > rows[0].get_linewidth()
+    assert ax.get_xlim() == (0.0, 10.0) and ax.get_xlabel() == "scale s"
+    vline, dot = (line for line in ax.lines if line.get_gid() == "attnlib-entropy-mark")
+    assert list(vline.get_xdata()) == [2.0, 2.0]
+    assert np.isclose(dot.get_ydata()[0], entropy(softmax(2.0 * scores[1])), atol=1e-3)
+    plot.update_entropy_curves(ax, highlight=2, mark=5.0)
+    assert rows[2].get_linewidth() > rows[1].get_linewidth() and list(vline.get_xdata()) == [5.0, 5.0]
+    with pytest.raises(ValueError, match="highlight must be a row index in 0..2; got 3"):
+        plot.update_entropy_curves(ax, highlight=3, mark=1.0)
+
+
+def test_entropy_curves_errors():
+    with pytest.raises(ValueError, match=r"scales must have shape \(n,\) with n >= 2"):
+        plot.entropy_curves(np.eye(3), TOKENS, scales=[1.0])
+    with pytest.raises(ValueError, match="one row per token"):
+        plot.entropy_curves(np.eye(2), TOKENS, scales=[0.0, 1.0])
+
+
+# ---- contribution_bars ---------------------------------------------------------------------------
+
+
+def test_contribution_bars_stack_to_the_output():
+    w = np.array([0.5, 0.3, 0.2])
+    Xs = np.array([[1.0, -1.0], [2.0, 1.0], [-1.0, 3.0]])  # (T, d) with negative entries
+    ax = plot.contribution_bars(w, Xs, TOKENS, title="one output")
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["feature 1", "feature 2"]
+    heights = np.array([bar.get_height() for bar in ax.patches]).reshape(3, 2)  # token by token
+    assert np.allclose(heights, w[:, None] * Xs)
+    assert np.allclose(heights.sum(axis=0), w @ Xs)
+    # the black ticks sit at the sum
+    ticks = ax.collections[0].get_segments()
+    assert np.allclose([seg[0][1] for seg in ticks], w @ Xs)
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert labels == ["output (the sum)", "早: 0.50 × its row", "上: 0.30 × its row", "好: 0.20 × its row"]
+    # negative parts hang below zero: token 好's feature 1 starts at 0 and goes down
+    assert ax.patches[4].get_y() == 0.0 and ax.patches[4].get_height() < 0
+
+
+def test_contribution_bars_shape_error():
+    with pytest.raises(ValueError, match=r"expected weights \(T,\), X \(T, d\) and T tokens"):
+        plot.contribution_bars([0.5, 0.5], X, TOKENS)
+
+
+# ---- convex hulls --------------------------------------------------------------------------------
+
+
+def test_convex_hull_2d_and_inside():
+    square = np.array([[0.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.0, 2.0], [1.0, 1.0], [1.0, 0.0]])
+    corners = plot.convex_hull_2d(square)
+    assert corners.tolist() == [[0.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.0, 2.0]]  # counter-clockwise
+    queries = np.array([[1.0, 1.0], [2.0, 1.0], [2.1, 1.0], [-0.5, -0.5], [0.0, 0.0]])
+    assert plot.inside_convex_hull(square, queries).tolist() == [True, True, False, False, True]
+    assert len(plot.convex_hull_2d([[0.0, 0.0], [1.0, 1.0]])) == 2
+
+
+def test_convex_hull_errors():
+    with pytest.raises(ValueError, match=r"points must have shape \(n, 2\)"):
+        plot.convex_hull_2d(np.zeros((3, 3)))
+    with pytest.raises(ValueError, match="must span an area"):
+        plot.inside_convex_hull([[0.0, 0.0], [1.0, 1.0], [2.0, 2.0]], [[0.5, 0.5]])
+    with pytest.raises(ValueError, match=r"query must have shape \(m, 2\)"):
+        plot.inside_convex_hull(X2, [0.5, 0.5])
+
+
+def test_weighted_averages_never_leave_the_hull(rng):
+    points = rng.normal(size=(6, 2))
+    w = softmax(rng.normal(scale=3.0, size=(50, 6)))
+    assert plot.inside_convex_hull(points, w @ points).all()
+    assert not plot.inside_convex_hull(points, 3 * points).all()
+
+
+def test_convex_hull_picture_and_update():
+    out = softmax(X2 @ X2.T) @ X2
+    ax = plot.convex_hull_picture(X2, out, TOKENS, trails=np.stack([out, X2]), title="s = 1")
+    rings = [line for line in ax.lines if line.get_gid() == "attnlib-hull-ring"]
+    assert np.allclose([np.concatenate(r.get_data()) for r in rings], out)
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["convex hull", "centroid (mean)", "outputs"]
+    assert {"早", "上", "好"} <= set(_texts(ax))
+    assert ax.get_xlabel() == "feature 1" and ax.get_title() == "s = 1"
+    lo, hi = ax.get_xlim()
+    assert lo < X2[:, 0].min() and hi > X2[:, 0].max()
+    plot.update_convex_hull_picture(ax, X2, title="one-hot")
+    assert np.allclose([np.concatenate(r.get_data()) for r in rings], X2)
+    links = [line for line in ax.lines if line.get_gid() == "attnlib-hull-link"]
+    assert np.allclose(np.array(links[0].get_data()).T, [X2[0], X2[0]])
+    with pytest.raises(ValueError, match=r"out must have shape \(3, 2\)"):
+        plot.update_convex_hull_picture(ax, X2[:2])
+
+
+def test_moving_artists_are_the_updated_ones():
+    ax = plot.weight_bars([0.2, 0.3, 0.5], TOKENS)
+    moving = plot.moving_artists(ax)
+    assert ax.title in moving
+    assert len([a for a in moving if a in ax.patches]) == 3 and len([a for a in moving if a in ax.texts]) == 3
+
+
+def test_token_colours_repeat():
+    assert plot.token_colour(0) == plot.TOKEN_COLOURS[0]
+    assert plot.token_colour(len(plot.TOKEN_COLOURS)) == plot.TOKEN_COLOURS[0]

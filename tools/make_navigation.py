@@ -1,0 +1,230 @@
+"""Write the table of contents in 00 and the previous/next links of every notebook from their titles.
+
+    python tools/make_navigation.py            # rewrite what is out of date
+    python tools/make_navigation.py --check    # change nothing; exit 1 if anything is out of date
+
+The series is every `notebooks/NN_name.ipynb`. Each notebook's first Markdown heading is its title,
+`# NN · Title`, and the first sentence after it is its one-line description. From those this script writes
+
+- the table of contents in 00: between the marker `<!-- toc: written by tools/make_navigation.py -->`
+  and `<!-- /toc -->` in the cell that holds the marker (the cell is also tagged `toc`);
+- a navigation cell at the end of every notebook (tagged `navigation`, slide type `skip`, so RISE and the
+  offline slides leave it out), with links to the previous and next notebook and to the contents;
+- `"rise": {"theme": "white"}` in every notebook's metadata (RISE's default theme fetches web fonts).
+
+Running it twice changes nothing the second time. It edits Markdown and metadata only, so the stored outputs
+stay valid and nothing needs re-running. Edit a title in its notebook, never in the generated cells.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TOC_START = "<!-- toc: written by tools/make_navigation.py -->"
+TOC_END = "<!-- /toc -->"
+NAV_MARK = "<!-- navigation: written by tools/make_navigation.py -->"
+TITLE = re.compile(r"^#\s+(\d{2})\s*·\s*(.+?)\s*$")
+RISE = {"theme": "white"}
+
+
+class SeriesError(ValueError):
+    """A notebook's title is missing or disagrees with its file name, or 00 has no place for the TOC."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    path: Path
+    number: str
+    title: str
+    description: str
+
+    @property
+    def label(self) -> str:
+        return f"{self.number} · {self.title}"
+
+    def link(self) -> str:
+        return f"[{self.label}]({self.path.name})"
+
+
+def text(cell: dict) -> str:
+    src = cell.get("source", "")
+    return "".join(src) if isinstance(src, list) else src
+
+
+def first_sentence(lines: list[str]) -> str:
+    """The first sentence of the paragraph that starts at lines[0], on one line."""
+    paragraph = []
+    for line in lines:
+        if not line.strip() or line.lstrip().startswith(("$$", "#", "- ", "* ", "|", "**You will learn")):
+            break
+        paragraph.append(line.strip())
+    prose = " ".join(paragraph)
+    match = re.match(r"(.+?[.!?])(?=\s|$)", prose)
+    sentence = match.group(1) if match else prose
+    return re.sub(r"[:;,]$", ".", sentence)
+
+
+def read_entry(path: Path, nb: dict) -> Entry:
+    for cell in nb["cells"]:
+        if cell["cell_type"] != "markdown":
+            continue
+        lines = text(cell).splitlines()
+        for i, line in enumerate(lines):
+            if not line.startswith("# "):
+                continue
+            match = TITLE.match(line)
+            if not match:
+                raise SeriesError(f"{path.name}: the first heading should read '# NN · Title', not {line!r}")
+            number, title = match.groups()
+            if number != path.name[:2]:
+                raise SeriesError(
+                    f"{path.name}: the title says {number} but the file name says {path.name[:2]}"
+                )
+            rest = lines[i + 1 :]
+            while rest and not rest[0].strip():
+                rest = rest[1:]
+            return Entry(path, number, title, first_sentence(rest))
+    raise SeriesError(f"{path.name}: no title; the first Markdown cell should start with '# NN · Title'")
+
+
+def load(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def dump(nb: dict) -> str:
+    # The layout Jupyter itself writes, so a notebook saved in JupyterLab shows no spurious diff.
+    return json.dumps(nb, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def as_source(markdown: str) -> list[str]:
+    return markdown.splitlines(keepends=True)
+
+
+def toc_markdown(entries: list[Entry]) -> str:
+    rows = [f"| {e.link()} | {e.description.replace('|', chr(92) + '|')} |" for e in entries]
+    return "\n".join(["| notebook | what it is about |", "|---|---|", *rows])
+
+
+def nav_markdown(entries: list[Entry], i: int) -> str:
+    parts = []
+    if i > 0:
+        parts.append(f"← previous: {entries[i - 1].link()}")
+    if i > 0 and entries[0].number == "00":
+        parts.append(f"↑ [all notebooks]({entries[0].path.name})")
+    if i + 1 < len(entries):
+        parts.append(f"next: {entries[i + 1].link()} →")
+    return "\n\n".join([NAV_MARK, "---", " · ".join(parts)])
+
+
+def with_toc(cell_text: str, toc: str) -> str:
+    start = cell_text.index(TOC_START)
+    end = cell_text.find(TOC_END, start)
+    tail = cell_text[end + len(TOC_END) :] if end >= 0 else cell_text[start + len(TOC_START) :]
+    # Blank lines around the table: a Markdown table must not touch the HTML comments.
+    return f"{cell_text[:start]}{TOC_START}\n\n{toc}\n\n{TOC_END}{tail}"
+
+
+def is_tagged(cell: dict, tag: str) -> bool:
+    return tag in cell.get("metadata", {}).get("tags", [])
+
+
+def add_tag(cell: dict, tag: str) -> None:
+    tags = cell.setdefault("metadata", {}).setdefault("tags", [])
+    if tag not in tags:
+        tags.append(tag)
+
+
+def update(nb: dict, entries: list[Entry], i: int) -> dict:
+    """Return a copy of notebook i of the series with its TOC (00 only), navigation and RISE theme set."""
+    nb = json.loads(json.dumps(nb))
+    if entries[i].number == "00":
+        holders = [c for c in nb["cells"] if c["cell_type"] == "markdown" and TOC_START in text(c)]
+        if len(holders) != 1:
+            raise SeriesError(
+                f"{entries[i].path.name}: needs exactly one Markdown cell holding {TOC_START!r}, "
+                f"found {len(holders)}"
+            )
+        holders[0]["source"] = as_source(with_toc(text(holders[0]), toc_markdown(entries)))
+        add_tag(holders[0], "toc")
+
+    nav = {
+        "cell_type": "markdown",
+        "metadata": {"slideshow": {"slide_type": "skip"}, "tags": ["navigation"]},
+        "source": as_source(nav_markdown(entries, i)),
+    }
+    if nb.get("nbformat", 4) > 4 or nb.get("nbformat_minor", 0) >= 5:
+        nav["id"] = "navigation"  # fixed, so a rerun rewrites the same cell
+    nb["cells"] = [c for c in nb["cells"] if not is_tagged(c, "navigation")] + [nav]
+
+    nb.setdefault("metadata", {}).setdefault("rise", {}).update(RISE)
+    return nb
+
+
+def series(folder: Path) -> list[tuple[Path, dict, Entry]]:
+    paths = sorted(folder.glob("[0-9][0-9]_*.ipynb"))
+    notebooks = [(path, load(path)) for path in paths]
+    found = [(path, nb, read_entry(path, nb)) for path, nb in notebooks]
+    numbers = [entry.number for _, _, entry in found]
+    doubled = sorted({n for n in numbers if numbers.count(n) > 1})
+    if doubled:
+        raise SeriesError(f"two notebooks share the number {', '.join(doubled)}")
+    return found
+
+
+def what_differs(old: dict, new: dict) -> list[str]:
+    reasons = []
+    if old.get("metadata", {}).get("rise") != new["metadata"]["rise"]:
+        reasons.append('metadata "rise" theme is not white')
+    old_toc = [text(c) for c in old["cells"] if TOC_START in text(c)]
+    new_toc = [text(c) for c in new["cells"] if TOC_START in text(c)]
+    if old_toc != new_toc:
+        reasons.append("the table of contents is out of date")
+    if old["cells"] and old["cells"][-1] != new["cells"][-1]:
+        reasons.append("the navigation cell at the end is missing or out of date")
+    return reasons or ["cells are out of date"]
+
+
+def run(folder: Path, check: bool, log=print) -> int:
+    """Bring every notebook in folder up to date (or, with check, only report); return the exit status."""
+    try:
+        found = series(folder)
+        if not found:
+            raise SeriesError(f"no notebooks NN_name.ipynb in {folder}")
+        entries = [entry for _, _, entry in found]
+        stale = 0
+        for i, (path, nb, _) in enumerate(found):
+            new = update(nb, entries, i)
+            if new == nb:  # compared as data: a file saved with other whitespace is not rewritten
+                continue
+            stale += 1
+            if check:
+                log(f"{path.name}: {'; '.join(what_differs(nb, new))}")
+            else:
+                path.write_text(dump(new), encoding="utf-8")
+                log(f"updated {path.name}")
+    except SeriesError as err:
+        log(f"error: {err}")
+        return 2
+    if check and stale:
+        log(f"{stale} notebook(s) out of date: run `python tools/make_navigation.py`")
+        return 1
+    log(f"{len(entries)} notebooks: navigation {'up to date' if check or not stale else 'written'}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--check", action="store_true", help="change nothing; exit 1 if out of date")
+    parser.add_argument("--notebooks", type=Path, default=ROOT / "notebooks", help="default: notebooks/")
+    args = parser.parse_args(argv)
+    return run(args.notebooks, args.check)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
