@@ -763,11 +763,20 @@ class TextStamps(mpl.artist.Artist):
         for text in self.texts:
             text.set_visible(False)
         self.cache = {} if cache is None else cache
+        self._last: dict[int, tuple[Any, ...]] = {}
         self.set_zorder(max((t.get_zorder() for t in self.texts), default=3.0))
         self.set_gid(_LAB_GID)
 
     def _stamp(self, text: Any, dpi: float) -> tuple[np.ndarray, int, int] | None:
-        """The cached bitmap of ``text`` as it looks now, rendered on first use."""
+        """The cached bitmap of ``text`` as it looks now, rendered on first use.
+
+        A text whose string and colour have not changed since the last draw reuses its bitmap
+        without looking at the rest of its look (font, rotation, alignment are set once, in practice).
+        """
+        string, colour = text.get_text(), text.get_color()
+        last = self._last.get(id(text))
+        if last is not None and last[0] == string and last[1] is colour and last[2] == dpi:
+            return last[3]
         key = (
             text.get_text(),
             mpl.colors.to_rgba(text.get_color()),
@@ -781,6 +790,7 @@ class TextStamps(mpl.artist.Artist):
             if ("scratch", dpi) not in self.cache:
                 self.cache["scratch", dpi] = mpl.figure.Figure(dpi=dpi)
             self.cache[key] = _stamp_bitmap(text, dpi, self.cache["scratch", dpi])
+        self._last[id(text)] = (string, colour, dpi, self.cache[key])
         return self.cache[key]
 
     def warm(self, template: Any, looks: Any, dpi: float) -> None:
@@ -793,6 +803,7 @@ class TextStamps(mpl.artist.Artist):
             self._stamp(template, dpi)
         template.set_text(saved[0])
         template.set_color(saved[1])
+        self._last.pop(id(template), None)
 
     def draw(self, renderer: Any) -> None:
         if not self.get_visible():
@@ -805,7 +816,7 @@ class TextStamps(mpl.artist.Artist):
             groups.setdefault(id(transform), (transform, []))[1].append(text)
         where = {}
         for transform, members in groups.values():
-            xy = transform.transform(np.array([t.get_unitless_position() for t in members], dtype=float))
+            xy = transform.transform(np.array([t.get_position() for t in members], dtype=float))
             where.update(zip(map(id, members), xy, strict=True))
         gc = renderer.new_gc()
         try:

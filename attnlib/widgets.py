@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import ipywidgets as widgets
+import numpy as np
 from IPython.display import Image
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
@@ -94,6 +95,39 @@ class Lab(widgets.VBox):
 
 
 # ---- Notebooks 01-03: vectors, softmax, weighted sums ------------------------------------------
+def encode_png(rgba: Any, *, level: int = 1) -> bytes:
+    """Encode an RGBA image as PNG without row filters, at zlib ``level`` (1 = fastest).
+
+    Figures are mostly flat colour, where PNG's row filters gain little: measured on the d_k lab,
+    this gives files as small as Pillow's adaptive filters in about half the time. An opaque image
+    (every alpha 255, as a figure with a white background) is written as RGB.
+
+    Shapes:
+        rgba (height, width, 4) uint8 -> PNG bytes
+    """
+    import struct
+    import zlib
+
+
+    pixels = np.asarray(rgba)
+    if pixels.dtype != np.uint8 or pixels.ndim != 3 or pixels.shape[2] != 4:
+        raise ValueError(f"rgba must be uint8 of shape (height, width, 4); got {pixels.dtype} {pixels.shape}")
+    opaque = bool((pixels[..., 3] == 255).all())
+    if opaque:
+        pixels = pixels[..., :3]
+    height, width, channels = pixels.shape
+    rows = np.zeros((height, width * channels + 1), dtype=np.uint8)  # column 0: filter type 0, none
+    rows[:, 1:] = pixels.reshape(height, -1)
+
+    def chunk(kind: bytes, payload: bytes) -> bytes:
+        checksum = struct.pack(">I", zlib.crc32(kind + payload))
+        return struct.pack(">I", len(payload)) + kind + payload + checksum
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2 if opaque else 6, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
+            + chunk(b"IDAT", zlib.compress(rows.tobytes(), level)) + chunk(b"IEND", b""))
+
+
 class BlitRenderer:
     """Render a lab's figure fast: draw the still parts once, then only the artists that move.
 
@@ -117,8 +151,6 @@ class BlitRenderer:
         self._size: tuple[int, int] | None = None
 
     def __call__(self, fig: Figure) -> bytes:
-        from PIL import Image as PILImage
-
         if not isinstance(fig.canvas, FigureCanvasAgg):
             FigureCanvasAgg(fig)
         canvas = fig.canvas
@@ -130,11 +162,7 @@ class BlitRenderer:
             canvas.restore_region(self._background)
         for artist in self.moving:
             fig.draw_artist(artist)
-        buf = io.BytesIO()
-        pixels = PILImage.frombuffer("RGBA", size, canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
-        # The figure is opaque: three channels encode in about half the time of four.
-        pixels.convert("RGB").save(buf, format="png", compress_level=self.compress_level)
-        return buf.getvalue()
+        return encode_png(np.asarray(canvas.buffer_rgba()), level=self.compress_level)
 
 
 def _blit_lab(controls: dict[str, Any], fig: Figure, update: Callable[..., str]) -> Lab:
@@ -184,7 +212,6 @@ def make_dot_product_lab(*, angle: int = 60, length_a: float = 2.0, length_b: fl
     Returns:
         The ``Lab``; its readout shows θ, a·b, cos θ and the projection length a·b/|b|.
     """
-    import numpy as np
 
     from . import plot
     from .core import cosine_similarity
@@ -243,7 +270,6 @@ def make_softmax_scale_lab(
         The ``Lab``: a query menu and an s slider above bars of the row's weights and the entropy
         curves of every row; the readout gives the largest weight and the entropy.
     """
-    import numpy as np
 
     from . import plot
     from .core import entropy, softmax
@@ -298,7 +324,6 @@ def make_convex_hull_lab(
     Returns:
         The ``Lab``; its readout gives each row's largest weight and whether all outputs are inside.
     """
-    import numpy as np
 
     from . import plot
     from .core import softmax
@@ -355,70 +380,12 @@ def _wide(description: str) -> dict[str, Any]:
     }
 
 
-def encode_png(rgba: Any, *, level: int = 1) -> bytes:
-    """Encode an RGBA image as PNG without row filters, at zlib ``level`` (1 = fastest).
-
-    Figures are mostly flat colour, where PNG's row filters gain little: measured on the d_k lab,
-    this gives files as small as Pillow's adaptive filters in about half the time. An opaque image
-    (every alpha 255, as a figure with a white background) is written as RGB.
-
-    Shapes:
-        rgba (height, width, 4) uint8 -> PNG bytes
-    """
-    import struct
-    import zlib
-
-    import numpy as np
-
-    pixels = np.asarray(rgba)
-    if pixels.dtype != np.uint8 or pixels.ndim != 3 or pixels.shape[2] != 4:
-        raise ValueError(f"rgba must be uint8 of shape (height, width, 4); got {pixels.dtype} {pixels.shape}")
-    opaque = bool((pixels[..., 3] == 255).all())
-    if opaque:
-        pixels = pixels[..., :3]
-    height, width, channels = pixels.shape
-    rows = np.zeros((height, width * channels + 1), dtype=np.uint8)  # column 0: filter type 0, none
-    rows[:, 1:] = pixels.reshape(height, -1)
-
-    def chunk(kind: bytes, payload: bytes) -> bytes:
-        checksum = struct.pack(">I", zlib.crc32(kind + payload))
-        return struct.pack(">I", len(payload)) + kind + payload + checksum
-
-    header = struct.pack(">IIBBBBB", width, height, 8, 2 if opaque else 6, 0, 0, 0)
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
-            + chunk(b"IDAT", zlib.compress(rows.tobytes(), level)) + chunk(b"IEND", b""))
-
-
-class FastBlitRenderer(BlitRenderer):
-    """``BlitRenderer`` with the faster PNG encoder ``encode_png``: the same blit, half the encoding time.
-
-    The two big labs (d_k, mask) spend most of a redraw encoding ~0.6-0.7 megapixels; Pillow takes
-    about twice as long as ``encode_png`` for the same (or a larger) file.
-    """
-
-    def __call__(self, fig: Figure) -> bytes:
-        import numpy as np
-
-        if not isinstance(fig.canvas, FigureCanvasAgg):
-            FigureCanvasAgg(fig)
-        canvas = fig.canvas
-        size = canvas.get_width_height(physical=True)
-        if self._background is None or size != self._size:
-            canvas.draw()  # everything but the animated artists
-            self._background, self._size = canvas.copy_from_bbox(fig.bbox), size
-        else:
-            canvas.restore_region(self._background)
-        for artist in self.moving:
-            fig.draw_artist(artist)
-        return encode_png(np.asarray(canvas.buffer_rgba()), level=self.compress_level)
-
-
 def _blit_render(fig: Figure, extra: list[Any]) -> BlitRenderer:
     from . import plot
 
     # Texts drawn by a TextStamps layer are hidden templates: nothing to draw for them.
     moving = [a for ax in fig.axes for a in plot.lab_artists(ax) if a.get_visible()]
-    return FastBlitRenderer(moving + [a for a in extra if a.get_visible()])
+    return BlitRenderer(moving + [a for a in extra if a.get_visible()])
 
 
 def make_dk_lab(
@@ -450,7 +417,6 @@ def make_dk_lab(
         The ``Lab``; ``lab.state`` holds the numbers on show (``d_k``, ``scaled``, ``n_keys``,
         ``weights``, ``score_std``, ``sigma``, ``max_weight``, ``entropy``, ``gradient``).
     """
-    import numpy as np
 
     from . import plot
     from .checks import check_generator, check_positive_int
@@ -555,7 +521,6 @@ def make_dk_lab(
 
 def _batch_scores(X: Any, W_q: Any, W_k: Any) -> Any:
     """Scaled scores of every sentence of a batch, ``(X·W_q)(X·W_k)ᵀ/√d_k``: (B, T, T)."""
-    import numpy as np
 
     Q, K = X @ W_q, X @ W_k
     return Q @ np.swapaxes(K, -1, -2) / np.sqrt(Q.shape[-1])
@@ -592,7 +557,6 @@ def make_mask_lab(
         (B, T, T), ``scores``, ``weights`` (B, T, T) and ``leak`` (per sentence, the most weight a real
         token puts on padding keys).
     """
-    import numpy as np
 
     from . import plot
     from .checks import as_float_array, check_finite
@@ -713,7 +677,6 @@ def make_mask_lab(
 
 __all__ += [
     "DK_STEPS",
-    "FastBlitRenderer",
     "MASK_TYPES",
     "encode_png",
     "make_dk_lab",

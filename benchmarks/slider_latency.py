@@ -124,11 +124,8 @@ def _bench_parts(lab, n):
         t3 = _time.perf_counter()
         canvas = lab.fig.canvas if isinstance(lab.fig.canvas, _Agg) else _Agg(lab.fig)
         if isinstance(lab._render, _Blit):
-            from PIL import Image as _PIL
-            size = canvas.get_width_height(physical=True)
             t4 = _time.perf_counter()
-            _PIL.frombuffer("RGBA", size, canvas.buffer_rgba(), "raw", "RGBA", 0, 1).save(
-                _io.BytesIO(), format="png", compress_level=lab._render.compress_level)
+            _w.encode_png(_np.asarray(canvas.buffer_rgba()), level=lab._render.compress_level)
             encode = _time.perf_counter() - t4
         else:
             t4 = _time.perf_counter()

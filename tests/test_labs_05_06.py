@@ -386,7 +386,7 @@ def test_encode_png_round_trips(alpha):
 
 def test_labs_use_the_fast_renderer(dk_lab, mask_lab):
     for lab in (dk_lab, mask_lab):
-        assert isinstance(lab._render, widgets.FastBlitRenderer)
+        assert isinstance(lab._render, widgets.BlitRenderer)
         assert bytes(lab.image.value[:8]) == b"\x89PNG\r\n\x1a\n"
 
 
