@@ -23,15 +23,19 @@ $(BIN)/python:
 # Reinstall only when pyproject.toml changes (the stamp is newer otherwise).
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --editable .
-	@mkdir -p $(dir $(JUPYTER_SETTINGS))
-	@echo '{"@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": false}}' > $(JUPYTER_SETTINGS)
 	@touch $@
 
-$(VENV)/.installed-test: $(VENV)/.installed
+# JupyterLab settings for this environment: no news pop-up (nothing leaves the machine) and every
+# cell kept rendered (with windowing, widgets in cells scrolled out of view lose their contents).
+$(JUPYTER_SETTINGS): tools/lab_overrides.json | $(BIN)/python
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+$(VENV)/.installed-test: $(VENV)/.installed $(JUPYTER_SETTINGS)
 	$(BIN)/python -m pip install --quiet --editable '.[test]'
 	@touch $@
 
-lab: $(VENV)/.installed
+lab: $(VENV)/.installed $(JUPYTER_SETTINGS)
 	$(BIN)/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.port=$(PORT) \
 		--ServerApp.root_dir=. $(if $(filter 0,$(shell id -u)),--allow-root) $(START)
 
@@ -58,4 +62,4 @@ slides: $(VENV)/.installed
 	$(BIN)/python tools/build_slides.py --out build/slides
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) build test-artifacts .pytest_cache .ruff_cache .hypothesis
