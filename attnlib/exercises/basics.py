@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from ..core import cosine_similarity, entropy, softmax
-from ._feedback import Case, Diagnosis, Verdict, check_function
+from ._feedback import Case, Diagnosis, Verdict, check_function, matches
 
 __all__ = [
     "check_cosine_matrix",
@@ -35,12 +35,6 @@ _X_2x6 = np.array([[0.5, -1.0, 2.0, 0.0, 1.0, -0.5], [1.5, 0.5, -1.0, 1.0, 0.0, 
 _SCORES_3x3 = np.array([[2.0, 0.5, -1.0], [0.0, 1.0, 3.0], [-2.0, 1.5, 1.0]])  # not symmetric
 _SCORES_2x4 = np.array([[1.0, -1.0, 0.5, 2.0], [0.0, 3.0, -2.0, 1.0]])
 _SCORES_LARGE = np.array([[1000.0, 999.0, 998.0], [-1000.0, -1001.0, -1003.0]])
-
-
-def _same(got: np.ndarray, want: Any) -> bool:
-    """True if ``got`` has the shape of ``want`` and the same numbers (NaN never matches)."""
-    want = np.asarray(want, dtype=float)
-    return got.shape == want.shape and bool(np.allclose(got, want, atol=1e-6, rtol=0))
 
 
 def _run(candidate: Callable[..., Any], case: Case) -> np.ndarray | None:
@@ -110,7 +104,7 @@ def _check_then_probe(
 
 def _gram_transposed(got: np.ndarray, case: Case) -> str | None:
     X = case.args[0]
-    if _same(got, X.T @ X):
+    if matches(got, X.T @ X):
         T, d = X.shape
         return (
             f"you computed Xᵀ·X, shape (d, d) = ({d}, {d}): that compares features with features. "
@@ -121,7 +115,7 @@ def _gram_transposed(got: np.ndarray, case: Case) -> str | None:
 
 def _gram_elementwise(got: np.ndarray, case: Case) -> str | None:
     X = case.args[0]
-    if _same(got, X * X):
+    if matches(got, X * X):
         return (
             "you squared X entry by entry (X * X), which keeps the shape (T, d). "
             "A dot product multiplies and then adds up: use the matrix product X @ X.T."
@@ -131,7 +125,7 @@ def _gram_elementwise(got: np.ndarray, case: Case) -> str | None:
 
 def _gram_diagonal_only(got: np.ndarray, case: Case) -> str | None:
     X = case.args[0]
-    if _same(got, (X * X).sum(axis=1)):
+    if matches(got, (X * X).sum(axis=1)):
         return (
             "you returned only each token's dot product with itself (the diagonal, squared lengths). "
             "The task wants every pair (i, j): a (T, T) matrix."
@@ -140,7 +134,7 @@ def _gram_diagonal_only(got: np.ndarray, case: Case) -> str | None:
 
 
 def _gram_normalised(got: np.ndarray, case: Case) -> str | None:
-    if _same(got, cosine_similarity(case.args[0])):
+    if matches(got, cosine_similarity(case.args[0])):
         return (
             "you divided by the lengths: that is the cosine similarity. "
             "Here we want the raw dot products, lengths included."
@@ -165,7 +159,7 @@ def check_gram_matrix(candidate: Any) -> Verdict:
 
 def _cos_raw(got: np.ndarray, case: Case) -> str | None:
     X = case.args[0]
-    if _same(got, X @ X.T):
+    if matches(got, X @ X.T):
         return "these are the raw dot products; divide entry (i, j) by |x_i| |x_j|."
     return None
 
@@ -173,7 +167,7 @@ def _cos_raw(got: np.ndarray, case: Case) -> str | None:
 def _cos_columns(got: np.ndarray, case: Case) -> str | None:
     X = case.args[0]
     cols = X / np.linalg.norm(X, axis=0, keepdims=True)
-    if _same(got, cols @ cols.T):
+    if matches(got, cols @ cols.T):
         return (
             "you normalised the columns (axis=0). Each token is a row: divide each row by its own "
             "length, np.linalg.norm(X, axis=1, keepdims=True)."
@@ -192,7 +186,7 @@ def _cos_one_sided(got: np.ndarray, case: Case) -> str | None:
 
 def _cos_angle(got: np.ndarray, case: Case) -> str | None:
     cos = np.clip(cosine_similarity(case.args[0]), -1.0, 1.0)
-    if _same(got, np.arccos(cos)) or _same(got, np.degrees(np.arccos(cos))):
+    if matches(got, np.arccos(cos)) or matches(got, np.degrees(np.arccos(cos))):
         return "you returned the angle θ itself; the task asks for cos θ (no arccos needed)."
     return None
 
@@ -216,7 +210,7 @@ def check_cosine_matrix(candidate: Any) -> Verdict:
 
 def _proj_by_a(got: np.ndarray, case: Case) -> str | None:
     a, b = case.args
-    if _same(got, a @ b / np.linalg.norm(a)):
+    if matches(got, a @ b / np.linalg.norm(a)):
         return (
             "you divided by |a|. The projection of a onto b is measured along b, so divide a·b by |b| "
             "(it equals |a| cos θ)."
@@ -226,7 +220,7 @@ def _proj_by_a(got: np.ndarray, case: Case) -> str | None:
 
 def _proj_coefficient(got: np.ndarray, case: Case) -> str | None:
     a, b = case.args
-    if _same(got, a @ b / (b @ b)):
+    if matches(got, a @ b / (b @ b)):
         return (
             "you divided by |b|²: that is the number c with (projection vector) = c · b. "
             "Its signed length is c · |b| = a·b / |b|."
@@ -236,7 +230,7 @@ def _proj_coefficient(got: np.ndarray, case: Case) -> str | None:
 
 def _proj_cosine(got: np.ndarray, case: Case) -> str | None:
     a, b = case.args
-    if _same(got, a @ b / (np.linalg.norm(a) * np.linalg.norm(b))):
+    if matches(got, a @ b / (np.linalg.norm(a) * np.linalg.norm(b))):
         return "that is cos θ, with no length in it; the projection's length is |a| cos θ = a·b / |b|."
     return None
 
@@ -253,7 +247,7 @@ def _proj_vector(got: np.ndarray, case: Case) -> str | None:
 
 def _proj_unsigned(got: np.ndarray, case: Case) -> str | None:
     a, b = case.args
-    if a @ b < 0 and _same(got, abs(a @ b) / np.linalg.norm(b)):
+    if a @ b < 0 and matches(got, abs(a @ b) / np.linalg.norm(b)):
         return (
             "right size, wrong sign: when θ > 90° the projection points away from b, "
             "so its signed length is negative. Don't take abs()."
@@ -310,7 +304,7 @@ def _softmax_whole(got: np.ndarray, case: Case) -> str | None:
 
 
 def _softmax_no_division(got: np.ndarray, case: Case) -> str | None:
-    if _same(got, np.exp(case.args[0])):
+    if matches(got, np.exp(case.args[0])):
         return "these are exp(scores), not yet normalised: divide each row by its sum."
     return None
 
@@ -319,7 +313,7 @@ def _softmax_no_exp(got: np.ndarray, case: Case) -> str | None:
     scores = case.args[0]
     with np.errstate(all="ignore"):
         plain = scores / scores.sum(axis=-1, keepdims=True)
-    if _same(got, plain):
+    if matches(got, plain):
         return (
             "you divided the scores by their row sum but skipped the exp. "
             "Rows then sum to 1, yet negative scores give negative 'weights': exponentiate first."
@@ -329,7 +323,7 @@ def _softmax_no_exp(got: np.ndarray, case: Case) -> str | None:
 
 def _softmax_column_max(got: np.ndarray, case: Case) -> str | None:
     scores = case.args[0]
-    if scores.ndim == 2 and _same(got, softmax(scores - scores.max(axis=0), axis=-1)):
+    if scores.ndim == 2 and matches(got, softmax(scores - scores.max(axis=0), axis=-1)):
         return (
             "you subtracted each column's maximum. A constant per row cancels out, a constant per "
             "column does not: subtract each row's maximum, scores.max(axis=-1, keepdims=True)."
@@ -370,7 +364,7 @@ def check_softmax_rows(candidate: Any) -> Verdict:
 
 def _scaled_divided(got: np.ndarray, case: Case) -> str | None:
     scores, s = case.args
-    if s not in (0, 1) and _same(got, softmax(scores / s, axis=-1)):
+    if s not in (0, 1) and matches(got, softmax(scores / s, axis=-1)):
         return (
             f"you divided the scores by s = {s} (that is a temperature T = s). "
             "Here s multiplies: softmax(s · scores)."
@@ -380,7 +374,7 @@ def _scaled_divided(got: np.ndarray, case: Case) -> str | None:
 
 def _scaled_after(got: np.ndarray, case: Case) -> str | None:
     scores, s = case.args
-    if s != 1 and _same(got, s * softmax(scores, axis=-1)):
+    if s != 1 and matches(got, s * softmax(scores, axis=-1)):
         return (
             f"you multiplied the weights by s after the softmax, so each row sums to s = {s}. "
             "Scale the scores before the softmax."
@@ -390,7 +384,7 @@ def _scaled_after(got: np.ndarray, case: Case) -> str | None:
 
 def _scaled_added(got: np.ndarray, case: Case) -> str | None:
     scores, s = case.args
-    if s != 1 and _same(got, softmax(scores, axis=-1)):
+    if s != 1 and matches(got, softmax(scores, axis=-1)):
         return (
             f"your weights did not change with s = {s}. Adding s to every score changes nothing "
             "(softmax ignores a constant added to a row); s must multiply the scores."
@@ -421,13 +415,13 @@ def check_scaled_softmax(candidate: Any) -> Verdict:
 
 
 def _entropy_bits(got: np.ndarray, case: Case) -> str | None:
-    if _same(got, np.asarray(case.expected) / np.log(2)):
+    if matches(got, np.asarray(case.expected) / np.log(2)):
         return "you used log base 2 (bits). We measure in nats: use np.log (the natural log)."
     return None
 
 
 def _entropy_sign(got: np.ndarray, case: Case) -> str | None:
-    if _same(got, -np.asarray(case.expected)):
+    if matches(got, -np.asarray(case.expected)):
         return "your entropies are negative: the formula is minus Σ p log p (log p ≤ 0 for p ≤ 1)."
     return None
 
@@ -437,9 +431,9 @@ def _entropy_axis(got: np.ndarray, case: Case) -> str | None:
     if p.ndim == 2:
         with np.errstate(all="ignore"):
             terms = -p * np.log(p)
-        if _same(got, terms.sum(axis=0)):
+        if matches(got, terms.sum(axis=0)):
             return "you summed over axis 0 (down the columns); each row is one distribution: axis=-1."
-        if got.shape == () and _same(got, terms.sum()):
+        if got.shape == () and matches(got, terms.sum()):
             return "you returned one number for the whole matrix; give one entropy per row (axis=-1)."
     return None
 
@@ -473,7 +467,7 @@ def check_entropy(candidate: Any) -> Verdict:
 
 def _ws_not_summed(got: np.ndarray, case: Case) -> str | None:
     w, X = case.args
-    if _same(got, w[:, None] * X):
+    if matches(got, w[:, None] * X):
         return (
             "you have every token's weighted row, shape (T, d), but did not add them up: "
             "sum over the tokens (axis 0), or write w @ X."
@@ -483,7 +477,7 @@ def _ws_not_summed(got: np.ndarray, case: Case) -> str | None:
 
 def _ws_feature_sum(got: np.ndarray, case: Case) -> str | None:
     w, X = case.args
-    if _same(got, (w[:, None] * X).sum(axis=1)):
+    if matches(got, (w[:, None] * X).sum(axis=1)):
         return (
             "you added over the features (axis 1) and got one number per token. "
             "Add over the tokens (axis 0) to get one row of width d."
@@ -499,14 +493,14 @@ def _ws_scalar(got: np.ndarray, case: Case) -> str | None:
 
 def _ws_plain_mean(got: np.ndarray, case: Case) -> str | None:
     w, X = case.args
-    if _same(got, X.mean(axis=0)):
+    if matches(got, X.mean(axis=0)):
         return "that is the plain average of the rows (every weight 1/T); use the weights w."
     return None
 
 
 def _ws_divided(got: np.ndarray, case: Case) -> str | None:
     w, X = case.args
-    if _same(got, (w @ X) / len(w)):
+    if matches(got, (w @ X) / len(w)):
         return (
             "you divided by T after weighting. The weights already sum to 1, "
             "so w @ X is already an average: no division needed."
@@ -535,14 +529,14 @@ def check_weighted_sum(candidate: Any) -> Verdict:
 
 
 def _attn_returned_x(got: np.ndarray, case: Case) -> str | None:
-    if _same(got, case.args[0]):
+    if matches(got, case.args[0]):
         return "you returned X unchanged: each output must mix the rows of X with the weights softmax(X·Xᵀ)."
     return None
 
 
 def _attn_returned_weights(got: np.ndarray, case: Case) -> str | None:
     X = case.args[0]
-    if _same(got, softmax(X @ X.T, axis=-1)):
+    if matches(got, softmax(X @ X.T, axis=-1)):
         return (
             "those are the weights softmax(X·Xᵀ), shape (T, T). "
             "One step more: multiply them with X to get the outputs, shape (T, d)."
@@ -552,7 +546,7 @@ def _attn_returned_weights(got: np.ndarray, case: Case) -> str | None:
 
 def _attn_raw_scores(got: np.ndarray, case: Case) -> str | None:
     X = case.args[0]
-    if _same(got, (X @ X.T) @ X):
+    if matches(got, (X @ X.T) @ X):
         return (
             "you multiplied the raw scores X·Xᵀ with X and skipped the softmax. Without it the weights "
             "are not positive and do not sum to 1, so the outputs can leave the convex hull of the rows."
@@ -562,7 +556,7 @@ def _attn_raw_scores(got: np.ndarray, case: Case) -> str | None:
 
 def _attn_columns(got: np.ndarray, case: Case) -> str | None:
     X = case.args[0]
-    if _same(got, softmax(X @ X.T, axis=0) @ X):
+    if matches(got, softmax(X @ X.T, axis=0) @ X):
         return (
             "your weights sum to 1 down each column (axis 0). "
             "Each output row needs a row of weights that sums to 1: softmax along axis=-1."
@@ -572,14 +566,14 @@ def _attn_columns(got: np.ndarray, case: Case) -> str | None:
 
 def _attn_order(got: np.ndarray, case: Case) -> str | None:
     X = case.args[0]
-    if _same(got, X.T @ softmax(X @ X.T, axis=-1)):
+    if matches(got, X.T @ softmax(X @ X.T, axis=-1)):
         return "you computed Xᵀ·weights, shape (d, T). The weights come first: weights @ X, shape (T, d)."
     return None
 
 
 def _attn_uniform(got: np.ndarray, case: Case) -> str | None:
     X = case.args[0]
-    if _same(got, np.broadcast_to(X.mean(axis=0), X.shape)):
+    if matches(got, np.broadcast_to(X.mean(axis=0), X.shape)):
         return (
             "every output row is the plain average of all rows: your weights came out uniform. "
             "Did the scores X·Xᵀ get lost (multiplied by 0, or replaced by a constant)?"

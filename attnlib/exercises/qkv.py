@@ -7,8 +7,7 @@ from typing import Any
 import numpy as np
 
 from ..core import attention
-from ._feedback import Case, Verdict, check_function
-from ._match import matches
+from ._feedback import Case, Verdict, check_function, matches
 
 __all__ = ["check_projection_puzzle", "check_scores"]
 
