@@ -69,11 +69,12 @@ def test_data_load_reports_missing_files():
 
 
 def _requirements(items):
+    """name -> version constraint, e.g. {"numpy": ">=1.26"}; names as pip normalises them."""
     out = {}
     for item in items:
-        m = re.fullmatch(r"([A-Za-z0-9_.\-]+)\s*>=\s*([0-9.]+)", item.strip())
+        m = re.fullmatch(r"([A-Za-z0-9_.\-]+)\s*([<>=!~].*)", item.strip())
         if m:
-            out[m[1].lower().replace("_", "-")] = m[2]  # conda-forge spells some names with _
+            out[m[1].lower().replace("_", "-")] = m[2].replace(" ", "")
     return out
 
 
@@ -83,9 +84,9 @@ def test_environment_yml_matches_pyproject():
     conda = [d for d in env["dependencies"] if isinstance(d, str)]
     pip = next(d["pip"] for d in env["dependencies"] if isinstance(d, dict))
     deps = _requirements(project["dependencies"])
-    assert all(re.fullmatch(r"[A-Za-z0-9_.\-]+\s*>=\s*[0-9.]+", d) for d in project["dependencies"]), "every dependency needs a minimum version"
+    assert all(re.search(r"(>=|==)\s*[0-9]", d) for d in project["dependencies"]), "every dependency needs a minimum version"
     conda_deps = _requirements(conda)
-    assert conda_deps.pop("python") == project["requires-python"].removeprefix(">=")
+    assert conda_deps.pop("python") == project["requires-python"]
     assert conda_deps == deps
     assert env["channels"] == ["conda-forge"]
     assert pip == ["--editable ."]
