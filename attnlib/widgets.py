@@ -611,7 +611,8 @@ def make_mask_lab(
         "mask": widgets.ToggleButtons(options=list(MASK_TYPES), value=mask, **_wide("mask")),
         "seq_len": widgets.IntSlider(value=seq_len, min=2, max=T_max, **_wide("sequence length T")),
     }
-    controls["mask"].style.button_width = "72px"
+    controls["mask"].style.button_width = "80px"  # room for "padding"
+    controls["mask"].layout.width = "auto"
     for b in range(B):
         controls[f"length_{b + 1}"] = widgets.IntSlider(
             value=lengths[b], min=1, max=seq_len, **_wide(f"real tokens in sentence {b + 1}")
