@@ -51,15 +51,21 @@ notebooks: $(VENV)/.installed-test
 
 test: lint unit notebooks
 
-# Slider latency of every lab, in the kernel and in chromium beside a naive redraw (a markdown table).
+# Key press -> new frame for every lab, in a static page and in live JupyterLab beside kernel renderers.
 bench: $(VENV)/.installed-test
-	$(BIN)/python benchmarks/slider_latency.py
+	$(BIN)/python benchmarks/lab_latency.py
 
 # Offline reveal.js slides of every notebook in build/slides/ (open build/slides/index.html).
 # The first run fetches pinned reveal.js and MathJax with npm into .cache/slides/; presenting needs no network.
 .PHONY: slides
 slides: $(VENV)/.installed
 	$(BIN)/python tools/build_slides.py --out build/slides
+
+# A website of the series in build/site/ (open build/site/index.html, or serve the folder from any static
+# web host): every notebook as a page with its stored outputs and live labs; no network, no Python to read it.
+.PHONY: site
+site: $(VENV)/.installed
+	$(BIN)/python tools/build_site.py --out build/site
 
 clean:
 	rm -rf $(VENV) build test-artifacts .pytest_cache .ruff_cache .hypothesis

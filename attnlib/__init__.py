@@ -23,7 +23,7 @@ Notation (tokens are rows, features the last axis; ``...`` stands for leading ba
     O          (..., T_q, d_v)        output, A·V
     =========  =====================  ==============================================
 
-``import attnlib`` loads numpy only. ``attnlib.plot``, ``attnlib.widgets``, ``attnlib.data``,
+``import attnlib`` loads numpy only. ``attnlib.plot``, ``attnlib.labs``, ``attnlib.data``,
 ``attnlib.exercises`` and ``attnlib.quiz`` are imported on first use, so the core works without
 matplotlib or ipywidgets.
 """
@@ -71,7 +71,7 @@ __all__ += ["attention_pair_loss", "nested_dot_products", "softmax_saturation"]
 # Notebook 08
 __all__ += ["merge_heads", "multi_head_attention", "split_heads"]
 
-_LAZY_SUBMODULES = {"data", "exercises", "plot", "quiz", "quizzes", "widgets"}
+_LAZY_SUBMODULES = {"data", "exercises", "labs", "plot", "quiz", "quizzes"}
 
 
 def __getattr__(name: str) -> Any:

@@ -21,11 +21,15 @@ import numpy as np
 import seaborn as sns
 from matplotlib import font_manager
 from matplotlib.axes import Axes
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
 
 __all__ = [
     "CJK_FONT",
     "KINDS",
+    "figure_png",
     "heatmap",
+    "new_figure",
     "register_cjk_font",
     "update_heatmap",
     "use_style",
@@ -92,6 +96,24 @@ class use_style:  # noqa: N801 (used like a function: `use_style()` or `with use
     def __exit__(self, *exc: object) -> None:
         # The saved values were validated when first set; restore them as they were.
         dict.update(mpl.rcParams, self._saved)
+
+
+def new_figure(figsize: tuple[float, float], dpi: float | None = None) -> Figure:
+    """A figure outside pyplot (so no notebook shows it by itself), on its own Agg canvas."""
+    fig = Figure(figsize=figsize, dpi=dpi)
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def figure_png(fig: Figure, dpi: float | None = None) -> bytes:
+    """The figure as PNG bytes."""
+    import io
+
+    if not isinstance(fig.canvas, FigureCanvasAgg):
+        FigureCanvasAgg(fig)
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=dpi)
+    return buffer.getvalue()
 
 
 def _limits(data: np.ndarray, kind: str, vmax: float | None) -> tuple[float, float]:
@@ -238,20 +260,11 @@ _HULL_LINK = "attnlib-hull-link"
 _HULL_RING = "attnlib-hull-ring"
 _ENTROPY_GID = "attnlib-entropy-mark"
 _ENTROPY_ROW = "attnlib-entropy-row"
-_MOVING_GIDS = frozenset({_DOT_GID, _BAR_GID, _HULL_LINK, _HULL_RING, _ENTROPY_GID, _ENTROPY_ROW})
 
 
 def token_colour(i: int) -> str:
     """The colour of token ``i`` in the vector pictures of notebooks 01-03 (same token, same colour)."""
     return TOKEN_COLOURS[i % len(TOKEN_COLOURS)]
-
-
-def moving_artists(ax: Axes) -> list[Any]:
-    """The artists that the ``update_...`` helpers of notebooks 01-03 change on ``ax``, and its title.
-
-    A lab marks them animated and redraws only them over a cached background (``BlitRenderer``).
-    """
-    return [a for a in ax.get_children() if a.get_gid() in _MOVING_GIDS] + [ax.title]
 
 
 def _vector_2d(v: Any, name: str) -> np.ndarray:
@@ -690,7 +703,6 @@ __all__ += [
     "dot_product_picture",
     "entropy_curves",
     "inside_convex_hull",
-    "moving_artists",
     "token_colour",
     "update_convex_hull_picture",
     "update_dot_product_picture",
@@ -704,132 +716,6 @@ __all__ += [
 _LAB_GID = "attnlib-0407-moving"
 RAW_COLOUR = "#dd8452"  # unscaled scores q·k
 SCALED_COLOUR = "#4c72b0"  # scaled scores q·k/√d_k
-
-
-def lab_artists(ax: Axes) -> list[Any]:
-    """The artists that the ``update_...`` helpers of notebooks 04-07 change on ``ax``.
-
-    A lab marks them animated and redraws only them over a cached background (``BlitRenderer``).
-    """
-    return [a for a in ax.get_children() if a.get_gid() == _LAB_GID]
-
-
-def _stamp_bitmap(template: Any, dpi: float, scratch: Any) -> tuple[np.ndarray, int, int] | None:
-    """Render one text the way ``template`` looks; return (RGBA bitmap, x and y of its anchor).
-
-    ``scratch`` is a figure of the right dpi that the text borrows (nothing is drawn on it).
-    """
-    from matplotlib.backends.backend_agg import RendererAgg
-    from matplotlib.transforms import IdentityTransform
-
-    stamp = mpl.text.Text(0, 0, template.get_text())
-    stamp.update_from(template)
-    stamp.set(transform=IdentityTransform(), visible=True, clip_on=False)
-    stamp.set_figure(scratch)
-    extent = stamp.get_window_extent(RendererAgg(8, 8, dpi))
-    # The anchor sits in the middle: a canvas twice the text's size holds it for any alignment.
-    size = 2 * int(np.ceil(max(extent.width, extent.height))) + 16
-    renderer = RendererAgg(size, size, dpi)
-    stamp.set_position((size / 2, size / 2))
-    stamp.draw(renderer)
-    rgba = np.asarray(renderer.buffer_rgba())
-    ink = rgba[..., 3] > 0
-    rows, cols = np.flatnonzero(ink.any(axis=1)), np.flatnonzero(ink.any(axis=0))
-    if rows.size == 0:
-        return None
-    r0, r1, c0, c1 = rows.min(), rows.max() + 1, cols.min(), cols.max() + 1
-    # Agg's buffer has row 0 at the top; draw_image wants row 0 at the bottom.
-    bitmap = np.ascontiguousarray(rgba[r0:r1, c0:c1][::-1])
-    return bitmap, int(size / 2 - c0), int(r1 - size / 2)
-
-
-class TextStamps(mpl.artist.Artist):
-    """Draw many short texts fast: each distinct look is rendered once, then pasted as a bitmap.
-
-    Agg lays out and rasterises every ``Text`` on every draw (about 0.5 ms each on a small
-    machine), so a lab that rewrites a few hundred numbers would spend most of each redraw on
-    text. ``TextStamps`` hides the given texts and uses them as templates: each draw reads their
-    current string, colour, font, rotation, alignment and position, and pastes a cached bitmap of
-    that look. ``Text.set_text``, ``set_color`` and ``update_heatmap`` keep working unchanged.
-
-    Args:
-        texts: the ``Text`` artists to draw (they are hidden; this artist draws them instead).
-        cache: a dict shared between layers of one figure, so each look is rendered only once.
-    """
-
-    def __init__(self, texts: Sequence[Any], *, cache: dict[Any, Any] | None = None) -> None:
-        super().__init__()
-        self.texts = list(texts)
-        for text in self.texts:
-            text.set_visible(False)
-        self.cache = {} if cache is None else cache
-        self._last: dict[int, tuple[Any, ...]] = {}
-        self.set_zorder(max((t.get_zorder() for t in self.texts), default=3.0))
-        self.set_gid(_LAB_GID)
-
-    def _stamp(self, text: Any, dpi: float) -> tuple[np.ndarray, int, int] | None:
-        """The cached bitmap of ``text`` as it looks now, rendered on first use.
-
-        A text whose string and colour have not changed since the last draw reuses its bitmap
-        without looking at the rest of its look (font, rotation, alignment are set once, in practice).
-        """
-        string, colour = text.get_text(), text.get_color()
-        last = self._last.get(id(text))
-        if last is not None and last[0] == string and last[1] is colour and last[2] == dpi:
-            return last[3]
-        key = (
-            text.get_text(),
-            mpl.colors.to_rgba(text.get_color()),
-            hash(text.get_fontproperties()),
-            text.get_rotation(),
-            text.get_horizontalalignment(),
-            text.get_verticalalignment(),
-            dpi,
-        )
-        if key not in self.cache:
-            if ("scratch", dpi) not in self.cache:
-                self.cache["scratch", dpi] = mpl.figure.Figure(dpi=dpi)
-            self.cache[key] = _stamp_bitmap(text, dpi, self.cache["scratch", dpi])
-        self._last[id(text)] = (string, colour, dpi, self.cache[key])
-        return self.cache[key]
-
-    def warm(self, template: Any, looks: Any, dpi: float) -> None:
-        """Render ahead of time the bitmaps of ``template`` showing each (string, colour) in ``looks``,
-        so that the first redraw that needs them does not pay for them (about 1.5 ms each)."""
-        saved = template.get_text(), template.get_color()
-        for string, colour in looks:
-            template.set_text(string)
-            template.set_color(colour)
-            self._stamp(template, dpi)
-        template.set_text(saved[0])
-        template.set_color(saved[1])
-        self._last.pop(id(template), None)
-
-    def draw(self, renderer: Any) -> None:
-        if not self.get_visible():
-            return
-        shown = [t for t in self.texts if t.get_text()]
-        # One transform call per coordinate system, not one per text (most share ax.transData).
-        groups: dict[int, tuple[Any, list[Any]]] = {}
-        for text in shown:
-            transform = text.get_transform()
-            groups.setdefault(id(transform), (transform, []))[1].append(text)
-        where = {}
-        for transform, members in groups.values():
-            xy = transform.transform(np.array([t.get_position() for t in members], dtype=float))
-            where.update(zip(map(id, members), xy, strict=True))
-        gc = renderer.new_gc()
-        try:
-            for text in shown:
-                stamp = self._stamp(text, renderer.dpi)
-                if stamp is None:
-                    continue
-                bitmap, dx, dy = stamp
-                x, y = where[id(text)]
-                renderer.draw_image(gc, round(x) - dx, round(y) - dy, bitmap)
-        finally:
-            gc.restore()
-        self.stale = False
 
 
 def score_walks(walks: Any, *, ax: Axes | None = None) -> Axes:
@@ -1301,9 +1187,7 @@ def product_panels(
 __all__ += [
     "RAW_COLOUR",
     "SCALED_COLOUR",
-    "TextStamps",
     "histogram_heights",
-    "lab_artists",
     "mask_panels",
     "product_panels",
     "saturation_curves",

@@ -1,4 +1,4 @@
-"""The package as a whole: light import, data loading, the lab wiring, and the environment files."""
+"""The package as a whole: light import, data loading, and the environment files."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import ipywidgets as widgets
 import numpy as np
 import pytest
 import yaml
@@ -16,12 +15,11 @@ try:
     import tomllib
 except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
-from matplotlib.figure import Figure
 
 import attnlib
 from attnlib import data
 from attnlib.exercises._feedback import Case, check_function
-from attnlib.widgets import Lab
+from attnlib.labs import Lab
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -33,7 +31,7 @@ def test_import_attnlib_loads_no_plotting_or_widgets():
 
 
 def test_submodules_load_on_first_use():
-    assert attnlib.plot.heatmap is not None and attnlib.widgets.Lab is Lab
+    assert attnlib.plot.heatmap is not None and attnlib.labs.Lab is Lab
     with pytest.raises(AttributeError, match="has no attribute 'nope'"):
         attnlib.nope  # noqa: B018
 
@@ -90,29 +88,6 @@ def test_environment_yml_matches_pyproject():
     assert conda_deps == deps
     assert env["channels"] == ["conda-forge"]
     assert pip == ["--editable ."]
-
-
-def test_lab_redraws_on_every_change_and_reports_errors():
-    fig = Figure(figsize=(2, 2))
-    ax = fig.add_subplot()
-    (line,) = ax.plot([0, 1], [0, 0])
-
-    def update(slope: float) -> str:
-        if slope > 2:
-            raise ValueError("too steep")
-        line.set_ydata([0, slope])
-        return f"slope = {slope:.1f}"
-
-    lab = Lab({"slope": widgets.FloatSlider(value=0.0, min=-3, max=3, description="slope")}, fig, update)
-    first = bytes(lab.image.value)
-    assert first.startswith(b"\x89PNG") and lab.readout.value == "slope = 0.0"
-    lab.controls["slope"].value = 1.0
-    assert bytes(lab.image.value) != first and lab.readout.value == "slope = 1.0"
-    assert lab.last_redraw_s > 0
-    with pytest.raises(ValueError, match="too steep"):
-        lab.controls["slope"].value = 3.0
-    assert "error: ValueError: too steep" in lab.readout.value
-    assert lab.snapshot().data.startswith(b"\x89PNG")
 
 
 def test_checker_machinery_names_what_is_wrong():

@@ -191,13 +191,6 @@ def test_convex_hull_picture_and_update():
         plot.update_convex_hull_picture(ax, X2[:2])
 
 
-def test_moving_artists_are_the_updated_ones():
-    ax = plot.weight_bars([0.2, 0.3, 0.5], TOKENS)
-    moving = plot.moving_artists(ax)
-    assert ax.title in moving
-    assert len([a for a in moving if a in ax.patches]) == 3 and len([a for a in moving if a in ax.texts]) == 3
-
-
 def test_token_colours_repeat():
     assert plot.token_colour(0) == plot.TOKEN_COLOURS[0]
     assert plot.token_colour(len(plot.TOKEN_COLOURS)) == plot.TOKEN_COLOURS[0]

@@ -11,13 +11,15 @@ only two libraries, both from files next to the HTML:
 - MathJax 3.2.2 (Apache-2.0), the single-file TeX → CommonHTML build and its fonts;
 - and, from attnlib itself, the Noto Sans SC subset (SIL OFL 1.1) for tokens such as 早 上 好.
 
-require.js and jQuery are not needed: the template loads reveal.js with a plain script tag, and the
-widget manager that would need them is replaced by a note (widgets run live in JupyterLab with RISE;
-each notebook shows the static figure of a lab just before the lab itself).
+require.js and jQuery are not needed: the template loads reveal.js with a plain script tag, and no
+widget manager is loaded. Each lab is drawn live on its slide from the state the notebook stored, by the
+same ES module as in JupyterLab (`offline_pages.static_outputs`, shared with the website); a quiz shows
+its questions as text.
 No PyPI package ships either library in a usable form (jupyter-server-mathjax has MathJax 2 only,
 jupyterlab-rise a webpack bundle), so the npm packages are fetched once, at build time, with
-`npm pack` into `.cache/slides/`, checked against the pinned sha512, and only the files the slides use
-are copied to `<out>/vendor/` with their licences (about 2.4 MB, plus the 2.3 MB font).
+`npm pack` into `.cache/slides/` (tools/offline_pages.py, shared with `make site`), checked against the
+pinned sha512, and only the files the slides use are copied to `<out>/vendor/` with their licences
+(about 2.4 MB, plus the 2.3 MB font).
 Presenting needs no network; only the first build needs npm (later builds reuse the cache).
 Figures are embedded in the HTML as data: URIs (plots and Markdown images alike).
 """
@@ -25,44 +27,28 @@ Figures are embedded in the HTML as data: URIs (plots and Markdown images alike)
 from __future__ import annotations
 
 import argparse
-import base64
 import copy
-import hashlib
 import html
 import re
-import shutil
-import subprocess
+import shutil  # noqa: F401  (tests/test_build_slides.py stands in for npm through these two)
+import subprocess  # noqa: F401
 import sys
-import tarfile
-import tempfile
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-CACHE = ROOT / ".cache" / "slides"
-CJK_FONT = ROOT / "attnlib" / "fonts" / "NotoSansSC-Subset.ttf"  # SIL OFL 1.1, OFL.txt beside it
-NOTEBOOK_LINK = re.compile(r"\]\((\d\d_\w+)\.ipynb(#[^)]*)?\)")
-WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+import offline_pages
+from offline_pages import (  # noqa: F401  (names the tests use)
+    CJK_FONT,
+    MATHJAX,
+    NOTEBOOK_LINK,
+    ROOT,
+    WIDGET_VIEW,
+    AssetError,
+    Package,
+    notebook_title,
+)
 
-
-@dataclass(frozen=True)
-class Package:
-    """An npm package pinned by version and by the sha512 of its tarball, and the files we use from it."""
-
-    name: str
-    version: str
-    integrity: str  # dist.integrity as published in the npm registry
-    files: tuple[str, ...]  # paths (globs) inside the tarball's package/ folder
-
-    @property
-    def folder(self) -> str:
-        return f"{self.name}-{self.version}"
-
-    @property
-    def tarball(self) -> Path:
-        return CACHE / f"{self.folder}.tgz"
-
+CACHE = offline_pages.CACHE
 
 REVEAL = Package(
     "reveal.js",
@@ -79,16 +65,6 @@ REVEAL = Package(
         "plugin/notes/notes.js",
     ),
 )
-MATHJAX = Package(
-    "mathjax",
-    "3.2.2",
-    "sha512-Bt+SSVU8eBG27zChVewOicYs7Xsdt40qm4+UpHyX7k0/O9NliPc+x77k1/FEsPsjKPZGJvtRZM1vO+geW0OhGw==",
-    (
-        "LICENSE",
-        "es5/tex-chtml-full.js",  # every TeX extension built in: nothing is loaded on demand
-        "es5/output/chtml/fonts/woff-v2/*.woff",
-    ),
-)
 PACKAGES = (REVEAL, MATHJAX)
 
 # The reveal template of nbconvert with every remote <script> replaced by a local one.
@@ -99,24 +75,8 @@ TEMPLATE = r"""
 {%- block jupyter_widgets -%}{%- endblock jupyter_widgets -%}
 
 {%- block html_head_js_mathjax -%}
-<script>
-window.MathJax = {
-  tex: {
-    inlineMath: [['$', '$'], ['\\(', '\\)']],
-    displayMath: [['$$', '$$'], ['\\[', '\\]']],
-    processEscapes: true,
-    processEnvironments: true
-  },
-  options: { enableMenu: false }
-};
-</script>
-<script src="{{ resources.offline.mathjax }}"></script>
+""" + offline_pages.MATHJAX_HEAD + r"""
 <style>
-@font-face {
-  /* the CJK subset that attnlib bundles for matplotlib; used only for glyphs the others lack */
-  font-family: "Attn CJK";
-  src: url("{{ resources.offline.cjk_font }}") format("truetype");
-}
 :root {
   --jp-content-font-family: system-ui, -apple-system, "Segoe UI", Helvetica, Arial, sans-serif, "Attn CJK";
   --jp-ui-font-family: var(--jp-content-font-family);
@@ -136,10 +96,11 @@ window.MathJax = {
 }
 .reveal mjx-container[display="true"] { margin: 0.4em 0; }
 .jp-OutputArea-output img { max-height: 480px; width: auto; }
-.offline-lab {
+.offline-widget {
   border-left: 4px solid #2a76dd; background: #eef4fd; padding: 0.3em 0.8em;
   font-size: 0.8em; margin: 0.3em 0;
 }
+LAB_CSS
 </style>
 {%- endblock html_head_js_mathjax -%}
 
@@ -162,107 +123,59 @@ Reveal.initialize({
 {% endblock footer_js %}
 """
 
-LAB_NOTE = (
-    '<div class="offline-lab">Live lab: open this notebook in JupyterLab (<code>make lab</code>) '
-    "to move its controls. The figure above shows it at its default values.</div>"
-)
+# A lab on a slide: its own type sizes (not the theme's 40 px), its picture no taller than a slide
+# leaves room for (controls above, readout below), and reveal's margins kept off its controls.
+LAB_CSS = """
+.reveal .live-lab { margin: 0.2em 0; }
+.reveal .attn-lab { font-size: 20px; line-height: 1.35; max-width: none; }
+.reveal .attn-lab svg.figure { max-height: 560px; width: auto; max-width: 100%; margin: 0; }
+.reveal .attn-lab input, .reveal .attn-lab select, .reveal .attn-lab label { font-size: 20px; }
+.reveal .attn-lab .readout { font-size: 20px; }
+"""
+TEMPLATE = TEMPLATE.replace("LAB_CSS", LAB_CSS)
 
-
-class AssetError(RuntimeError):
-    """The JavaScript libraries are neither in the cache nor obtainable with npm."""
-
-
-def _sha512(path: Path) -> str:
-    return "sha512-" + base64.b64encode(hashlib.sha512(path.read_bytes()).digest()).decode()
+LAB_NOTE = offline_pages.WIDGET_NOTE  # a widget that is neither a lab nor has a static form
 
 
 def assets_cached() -> bool:
-    return all(p.tarball.exists() and _sha512(p.tarball) == p.integrity for p in PACKAGES)
+    return offline_pages.cached(PACKAGES, CACHE)
 
 
 def fetch_assets(log=print) -> None:
     """Put the pinned npm tarballs into .cache/slides/ (a no-op once they are there and intact)."""
-    CACHE.mkdir(parents=True, exist_ok=True)
-    for package in PACKAGES:
-        if package.tarball.exists() and _sha512(package.tarball) == package.integrity:
-            continue
-        npm = shutil.which("npm")
-        if npm is None:
-            raise AssetError(
-                f"`make slides` needs npm once, to fetch {package.name}@{package.version} into "
-                f"{CACHE.relative_to(ROOT) if CACHE.is_relative_to(ROOT) else CACHE}/ "
-                "(presenting the slides needs no network). "
-                "Install Node.js and npm (Debian/Ubuntu: apt-get install npm) and run it again."
-            )
-        spec = f"{package.name}@{package.version}"
-        log(f"fetching {spec} with npm pack")
-        with tempfile.TemporaryDirectory() as tmp:
-            done = subprocess.run(
-                [npm, "pack", "--silent", spec], cwd=tmp, capture_output=True, text=True, check=False
-            )
-            packed = list(Path(tmp).glob("*.tgz"))
-            if done.returncode != 0 or len(packed) != 1:
-                raise AssetError(f"npm pack {spec} failed:\n{done.stderr.strip()}")
-            got = _sha512(packed[0])
-            if got != package.integrity:
-                raise AssetError(f"{spec}: tarball hash {got} differs from the pinned {package.integrity}")
-            shutil.move(str(packed[0]), package.tarball)
+    offline_pages.fetch(PACKAGES, CACHE, "make slides", log)
 
 
 def copy_assets(out: Path) -> dict[str, str]:
     """Extract only the files the slides use into out/vendor/; return their URLs relative to out."""
-    vendor = out / "vendor"
-    for package in PACKAGES:
-        target = vendor / package.folder
-        shutil.rmtree(target, ignore_errors=True)
-        with tarfile.open(package.tarball) as tar:
-            members = [m for m in tar.getmembers() if m.isfile()]
-            for pattern in package.files:
-                chosen = [m for m in members if Path(m.name).match(f"package/{pattern}")]
-                if not chosen:
-                    raise AssetError(f"{package.folder}: no file matches {pattern}")
-                for member in chosen:
-                    dest = target / Path(member.name).relative_to("package")
-                    dest.parent.mkdir(parents=True, exist_ok=True)
-                    dest.write_bytes(tar.extractfile(member).read())
-    fonts = vendor / "noto-sans-sc"
-    fonts.mkdir(exist_ok=True)
-    for name in (CJK_FONT.name, "OFL.txt"):
-        shutil.copyfile(CJK_FONT.parent / name, fonts / name)
+    offline_pages.copy(PACKAGES, CACHE, out)
     return {
-        "cjk_font": f"vendor/noto-sans-sc/{CJK_FONT.name}",
+        "cjk_font": offline_pages.CJK_URL,
         "reveal": f"vendor/{REVEAL.folder}",
-        "mathjax": f"vendor/{MATHJAX.folder}/es5/tex-chtml-full.js",
+        "mathjax": offline_pages.MATHJAX_URL,
     }
 
 
-def notebook_title(nb) -> str:
-    for cell in nb.cells:
-        if cell.cell_type == "markdown":
-            for line in cell.source.splitlines():
-                if line.startswith("# "):
-                    return line[2:].strip()
-    return ""
-
-
 def for_slides(nb):
-    """A copy of the notebook as it should look on a slide: no harness comments, no live widgets."""
+    """A copy of the notebook as it should look on a slide: no harness comments, labs drawn live.
+
+    A lab gets a slide of its own (a subslide after the one that introduces it and shows its static
+    figure): a lab under a paragraph and a figure would not fit on one screen.
+    """
     nb = copy.deepcopy(nb)
-    nb.metadata.pop("widgets", None)  # the saved widget state needs a widget manager from a CDN
+    offline_pages.static_outputs(nb, note=LAB_NOTE)
+    for cell in nb.cells:
+        if cell.cell_type == "code" and any('class="live-lab"' in o.get("data", {}).get("text/html", "")
+                                            for o in cell.get("outputs", [])):
+            show = cell.metadata.setdefault("slideshow", {})
+            if show.get("slide_type", "-") in ("-", "fragment"):
+                show["slide_type"] = "subslide"
     nb.metadata["title"] = notebook_title(nb) or nb.metadata.get("title", "")
     for cell in nb.cells:
         if cell.cell_type == "markdown":  # links between notebooks become links between decks
-            cell.source = NOTEBOOK_LINK.sub(r"](\1.slides.html\2)", cell.source)
-            continue
-        if cell.cell_type != "code":
-            continue
-        lines = cell.source.splitlines()
-        cell.source = "\n".join(line for line in lines if not line.startswith("# NBVAL_"))
-        for output in cell.get("outputs", []):
-            data = output.get("data", {})
-            if WIDGET_VIEW in data:  # keep a static version if the widget offers one (quizzes do)
-                static = {k: v for k, v in data.items() if k in ("text/html", "text/markdown")}
-                output["data"] = static or {"text/html": LAB_NOTE}
+            cell.source = offline_pages.link_notebooks(cell.source, ".slides.html")
+        elif cell.cell_type == "code":
+            cell.source = offline_pages.strip_harness(cell.source)
     return nb
 
 

@@ -4,9 +4,9 @@ JupyterLab: start a server on a folder, open a notebook, wait until its kernel i
 (the toolbar says "idle" before the kernel can take a Run All, which is then silently dropped),
 run every cell, wait until the run really finished, and collect what went wrong.
 
-Labs (``attnlib.widgets.Lab``: a VBox of [an HBox of controls, ``img.widget-image``, an HTML readout]):
-find them in the page, move every control with the keyboard or the mouse, and read the readout and
-the figure's pixels.
+Labs (``attnlib.labs.Lab``, drawn in the page: ``.attn-lab`` with its controls, an ``svg.figure`` and a
+readout): find them, move every control with the keyboard as a learner would, and read the setting,
+the readout and a fingerprint of the picture.
 """
 
 from __future__ import annotations
@@ -49,8 +49,8 @@ def notebook_names(folder: Path = NOTEBOOKS) -> list[str]:
 
 
 # A lab cell starts with `# NBVAL_IGNORE_OUTPUT` and shows a Lab built by a `make_..._lab` factory,
-# either directly or through a name assigned from one (`lab = widgets.make_dk_lab(...)`, later `lab`).
-LAB_NAME = re.compile(r"^(\w+)\s*=\s*(?:attnlib\.)?(?:widgets\.)?(make_\w+_lab|Lab)\(", re.M)
+# either directly or through a name assigned from one (`lab = labs.make_dk_lab(...)`, later `lab`).
+LAB_NAME = re.compile(r"^(\w+)\s*=\s*(?:attnlib\.)?(?:labs\.)?(make_\w+_lab|Lab)\(", re.M)
 
 
 def code_sources(path: Path) -> list[str]:
@@ -344,329 +344,109 @@ def shut_down(page, name: str) -> None:
 
 # ---- Labs: controls, readout, figure ----------------------------------------------------------------
 
-LAB_SELECTOR = ".widget-vbox:has(> img.widget-image)"
-CONTROL_SELECTOR = ", ".join(
-    [
-        ".widget-slider",
-        ".widget-dropdown",
-        ".widget-checkbox",
-        ".widget-toggle-buttons",
-        ".widget-radio",
-        "button.widget-toggle-button:not(.widget-toggle-buttons button)",
-    ]
-)
+LAB_SELECTOR = ".attn-lab"
 
-# The figure's pixels (not just its blob URL, which is new even for identical bytes): size, a hash
-# and how many distinct colours it has (a blank figure has one or two).
-_PIXELS = """
-async (img) => {
-  for (let attempt = 0; attempt < 20; attempt++) {
-    const src = img.src;
-    try {
-      const probe = new Image();
-      probe.src = src;
-      await probe.decode();
-      const canvas = document.createElement('canvas');
-      canvas.width = probe.naturalWidth;
-      canvas.height = probe.naturalHeight;
-      const ctx = canvas.getContext('2d');
-      ctx.drawImage(probe, 0, 0);
-      const px = new Uint32Array(ctx.getImageData(0, 0, canvas.width, canvas.height).data.buffer);
-      let hash = 2166136261;
-      const colours = new Set();
-      for (let i = 0; i < px.length; i++) {
-        hash = Math.imul(hash ^ px[i], 16777619) >>> 0;
-        if (colours.size < 64) colours.add(px[i]);
-      }
-      return {src, width: canvas.width, height: canvas.height, hash, colours: colours.size};
-    } catch (err) {
-      // The blob URL was revoked by a newer image: read the new one.
-      await new Promise(r => setTimeout(r, 50));
-    }
-  }
-  return {src: img.src, width: 0, height: 0, hash: 0, colours: 0};
+# What a lab shows now: its setting, its readout, and a fingerprint of its picture (the svg's markup).
+_LOOK = """
+(root) => {
+  const svg = root.querySelector('svg.figure');
+  let h = 0;
+  const text = svg ? svg.innerHTML : '';
+  for (let i = 0; i < text.length; i++) h = (h * 31 + text.charCodeAt(i)) | 0;
+  return {values: root.dataset.values, readout: root.querySelector('.readout').textContent,
+          picture: h, drawn: svg ? svg.querySelectorAll('*').length : 0};
 }
 """
 
 
-def normalise_label(text: str) -> str:
-    """``d_k``, ``$d_k$``, ``dₖ`` and a MathJax-rendered d k all become ``dk``."""
-    text = text.replace("ₖ", "k").lower()
-    return re.sub(r"[\s_$\\{}:=]", "", text)
-
-
 @dataclass
-class Control:
-    kind: str  # slider, dropdown, checkbox, toggle, togglebuttons, radio
-    label: str
-    locator: Any
-
-
-@dataclass
-class Snapshot:
-    src: str
-    hash: int
-    width: int
-    height: int
-    colours: int
+class Look:
+    values: dict
     readout: str
+    picture: int
+    drawn: int
 
 
-class LabView:
-    """One lab in the page; ``index`` counts labs from the top of the notebook."""
-
-    def __init__(self, page, notebook: str, index: int) -> None:
-        self.page, self.notebook, self.index = page, notebook, index
-        self.root = page.locator(LAB_SELECTOR).nth(index)
-        self.image = self.root.locator(":scope > img.widget-image")
-        self.readout_box = self.root.locator(":scope > .widget-html").last
-
-    def __repr__(self) -> str:
-        return f"{self.notebook} lab {self.index + 1}"
-
-    def readout(self) -> str:
-        return self.readout_box.inner_text().strip()
-
-    def snapshot(self) -> Snapshot:
-        pixels = self.image.evaluate(_PIXELS)
-        return Snapshot(readout=self.readout(), **pixels)
-
-    def controls(self) -> list[Control]:
-        found = []
-        bar = self.root.locator(":scope > .widget-hbox, :scope > .widget-box").first
-        for element in bar.locator(CONTROL_SELECTOR).all():
-            classes = element.get_attribute("class") or ""
-            if "widget-toggle-button" in classes.split():
-                kind, label = "toggle", element.inner_text()
-            else:
-                kind = next(
-                    k
-                    for cls, k in (
-                        ("widget-slider", "slider"),
-                        ("widget-dropdown", "dropdown"),
-                        ("widget-checkbox", "checkbox"),
-                        ("widget-toggle-buttons", "togglebuttons"),
-                        ("widget-radio", "radio"),
-                    )
-                    if cls in classes.split()
-                )
-                labels = element.locator(".widget-label")
-                label = labels.first.text_content() if labels.count() else ""
-            found.append(Control(kind, (label or "").strip(), element))
-        return found
-
-    def wait_redraw(self, before: Snapshot, what: str, timeout_s: float = REDRAW_TIMEOUT_S) -> Snapshot:
-        """After a change: until the figure or the readout changed and the kernel is idle again."""
-        try:
-            self.page.wait_for_function(
-                "([img, box, src, text]) => img.src !== src || box.innerText.trim() !== text",
-                arg=[
-                    self.image.element_handle(),
-                    self.readout_box.element_handle(),
-                    before.src,
-                    before.readout,
-                ],
-                timeout=timeout_s * 1000,
-                polling="raf",
-            )
-        except Exception as err:  # playwright's TimeoutError
-            raise AssertionError(
-                f"{self}: {what}: neither the figure nor the readout changed within {timeout_s:.0f} s "
-                f"(readout still {before.readout!r})"
-            ) from err
-        wait_kernel_idle(self.page, self.notebook, timeout_s, settle_s=0.1)
-        return self.snapshot()
-
-
-def slider_state(control: Control) -> dict:
-    """The noUiSlider handle's aria values (an index for selection sliders), its readout and handle count."""
-    return control.locator.evaluate(
-        """(el) => {
-          const handles = el.querySelectorAll('.noUi-handle');
-          const aria = (name) => parseFloat(handles[0].getAttribute(name));
-          const readout = el.querySelector('.widget-readout');
-          return {now: aria('aria-valuenow'), min: aria('aria-valuemin'), max: aria('aria-valuemax'),
-                  text: readout ? readout.innerText.trim() : '', handles: handles.length};
-        }"""
-    )
+def look(lab) -> Look:
+    got = lab.evaluate(_LOOK)
+    return Look(json.loads(got["values"]), got["readout"], got["picture"], got["drawn"])
 
 
 @dataclass
 class Step:
-    """One control change and what the lab showed before and after it."""
-
     control: str
     action: str
-    value: str  # the control's value as its own widget shows it, after the change
-    before: Snapshot
-    after: Snapshot
+    before: Look
+    after: Look
 
 
-def check_figure(lab: LabView, shot: Snapshot, when: str) -> list[str]:
+def _moves(lab, control) -> list[tuple[str, Any]]:
+    """The ways a learner moves one control, extremes included, as (action, callable) pairs."""
+    kind = control.get_attribute("data-kind")
+    if kind == "slider":
+        handle = control.locator("input[type=range]")
+        return [(key, lambda key=key: (handle.focus(), handle.press(key)))
+                for key in ("End", "Home", "ArrowRight", "ArrowRight", "ArrowLeft", "End")]
+    if kind == "toggle":
+        radios = control.locator("input[type=radio]")
+        n = radios.count()
+        first = [("click first", lambda: control.locator("label.toggle").nth(0).click())]
+        return first + [(f"ArrowRight {k}", lambda k=k: (radios.nth(k - 1).focus(), radios.nth(k - 1).press("ArrowRight")))
+                        for k in range(1, n)]
+    select = control.locator("select")
+    n = select.locator("option").count()
+    return [(f"option {k}", lambda k=k: select.select_option(index=k)) for k in [*range(1, n), 0]]
+
+
+def walk_lab(lab, settle=None) -> list[Step]:
+    """Move every control of one lab (a locator of ``.attn-lab``) as a learner would, with the keyboard
+    for sliders and toggles; ``settle()`` runs after each move (e.g. wait for the kernel to hear)."""
+    steps = []
+    controls = lab.locator("[data-control]")
+    for c in range(controls.count()):
+        control = controls.nth(c)
+        for action, move in _moves(lab, control):
+            before = look(lab)
+            move()
+            if settle:
+                settle()
+            steps.append(Step(control.get_attribute("data-control"), action, before, look(lab)))
+    return steps
+
+
+def step_problems(steps: list[Step]) -> list[str]:
+    """A move that changed the setting must change the readout or the picture, and draw something."""
     problems = []
-    if shot.width == 0 or shot.colours < 3:
-        problems.append(f"{lab}: blank figure {when} ({shot.width}x{shot.height} px, {shot.colours} colours)")
-    if "error:" in shot.readout:
-        problems.append(f"{lab}: the readout shows an error {when}: {shot.readout}")
+    for step in steps:
+        where = f"{step.control} · {step.action} · {step.after.values}"
+        if step.after.drawn < 10:
+            problems.append(f"{where}: the picture is empty")
+        if step.after.values != step.before.values and step.after.picture == step.before.picture:
+            problems.append(f"{where}: the setting changed, the picture did not")
+        if "nan" in step.after.readout.lower():
+            problems.append(f"{where}: the readout says NaN")
+    moved = {s.control for s in steps if s.after.values != s.before.values}
+    untouched = {s.control for s in steps} - moved
+    if untouched:
+        problems.append(f"controls that never changed the setting: {sorted(untouched)}")
     return problems
 
 
-def check_step(lab: LabView, step: Step, *, value_in_readout: bool = True) -> list[str]:
-    """The figure really changed (other pixels), is not blank, and the readout moved with the control."""
-    what = f"{step.control!r} {step.action} (now {step.value!r})"
-    problems = check_figure(lab, step.after, f"after {what}")
-    if step.after.hash == step.before.hash:
-        problems.append(f"{lab}: {what}: the figure did not change")
-    readout_moved = step.after.readout != step.before.readout or (
-        value_in_readout and step.value and step.value in step.after.readout
-    )
-    if not readout_moved:
-        problems.append(f"{lab}: {what}: the readout did not change: {step.after.readout!r}")
-    return problems
+_EXECUTE = """
+async (code) => {
+  const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+  const future = kernel.requestExecute({ code, silent: false, store_history: false });
+  let out = '';
+  future.onIOPub = (msg) => {
+    if (msg.header.msg_type === 'stream') out += msg.content.text;
+    if (msg.header.msg_type === 'error') out += 'ERROR ' + msg.content.ename + ': ' + msg.content.evalue;
+  };
+  await future.done;
+  return out;
+}
+"""
 
 
-class Driver:
-    """Moves a lab's controls one at a time, as a learner would, and records every step."""
-
-    MAX_FAILURES = 3  # after this many timeouts the lab is stuck: stop rather than wait again and again
-    MAX_RESTORE = 25  # key presses to bring a slider back to its starting value
-
-    def __init__(self, lab: LabView) -> None:
-        self.lab = lab
-        self.steps: list[Step] = []
-        self.problems: list[str] = []
-        self.timeouts = 0
-        self.last: Snapshot | None = None
-
-    def _do(self, control: Control, action: str, act, value) -> Step | None:
-        if self.timeouts >= self.MAX_FAILURES:
-            return None
-        before = self.last or self.lab.snapshot()
-        self.last = None
-        act()
-        try:
-            after = self.lab.wait_redraw(before, f"{control.label!r} {action}")
-        except AssertionError as err:
-            self.problems.append(str(err))
-            self.timeouts += 1
-            return None
-        self.last = after  # the next change starts from here
-        step = Step(control.label, action, value(), before, after)
-        self.steps.append(step)
-        self.problems += check_step(self.lab, step, value_in_readout=control.kind != "checkbox")
-        return step
-
-    def slider(self, control: Control) -> None:
-        """Both extremes (End, Home), one step right and back, then back where it was if that is near."""
-        for h in range(slider_state(control)["handles"]):
-            handle = control.locator.locator(".noUi-handle").nth(h)
-            start = slider_state(control)
-            if start["max"] <= start["min"]:
-                continue
-
-            def value() -> str:
-                return slider_state(control)["text"]
-
-            def press(key: str, handle=handle) -> bool:
-                return self._do(control, key, lambda: handle.press(key), value) is not None
-
-            if start["now"] != start["max"]:
-                press("End")
-            self.check_extreme(control, "max")
-            press("Home")
-            self.check_extreme(control, "min")
-            self.check_smallest(control, value())
-            press("ArrowRight")
-            step = slider_state(control)["now"] - start["min"]
-            press("ArrowLeft")
-            self.restore(control, handle, start, step)
-
-    def restore(self, control: Control, handle, start: dict, step: float) -> None:
-        """Back to the starting value (if a few key presses away), so the next control starts from the defaults."""
-        if step <= 0:
-            return
-        from_min = round((start["now"] - start["min"]) / step)
-        from_max = round((start["max"] - start["now"]) / step)
-        if min(from_min, from_max) > self.MAX_RESTORE or from_min == 0:
-            return
-        keys = ["End"] + ["ArrowLeft"] * from_max if from_max < from_min else ["ArrowRight"] * from_min
-        before, self.last = self.last or self.lab.snapshot(), None
-        for key in keys:  # in a row, as a learner holding the key down; checked once at the end
-            handle.press(key)
-        try:
-            after = self.lab.wait_redraw(before, f"{control.label!r} back to {start['text']!r}")
-        except AssertionError as err:
-            self.problems.append(str(err))
-            return
-        self.last = after
-        self.problems += check_figure(self.lab, after, f"after moving {control.label!r} back")
-        if slider_state(control)["now"] != start["now"]:
-            self.problems.append(f"{self.lab}: {control.label!r} did not come back to {start['text']!r}")
-
-    def check_extreme(self, control: Control, end: str) -> None:
-        state = slider_state(control)
-        if state["now"] != state[end]:
-            self.problems.append(f"{self.lab}: {control.label!r} did not reach its {end}imum ({state})")
-
-    def check_smallest(self, control: Control, value: str) -> None:
-        """The extremes the lessons need: d_k = 1 and a valid length (real tokens of a sentence) of 1."""
-        label = normalise_label(control.label)
-        if (label.startswith("dk") or re.search(r"valid|realtoken", label)) and value != "1":
-            self.problems.append(f"{self.lab}: the smallest {control.label!r} is {value!r}, not 1")
-
-    def dropdown(self, control: Control) -> None:
-        """Every option, then the first one again."""
-        select = control.locator.locator("select")
-        labels = [t.strip() for t in select.locator("option").all_inner_texts()]
-        first = select.evaluate("s => s.options[s.selectedIndex]?.text ?? ''").strip()
-        for label in [*(lab for lab in labels if lab != first), first]:
-            self._do(control, f"select {label!r}", lambda label=label: select.select_option(label=label),
-                     lambda label=label: label)  # fmt: skip
-
-    def buttons(self, control: Control) -> None:
-        """Toggle buttons / radio buttons: every option, then the first one again."""
-        if control.kind == "radio":
-            options = control.locator.locator(".widget-radio-box label").all()
-            names = [o.inner_text().strip() for o in options]
-            first = next(
-                (n for o, n in zip(options, names, strict=True) if o.locator("input").is_checked()), ""
-            )
-        else:
-            options = control.locator.locator("button").all()
-            names = [o.inner_text().strip() for o in options]
-            first = next(
-                (
-                    n
-                    for o, n in zip(options, names, strict=True)
-                    if "mod-active" in (o.get_attribute("class") or "")
-                ),
-                "",
-            )
-        order = [n for n in names if n != first] + ([first] if first else [])
-        for name in order:
-            option = options[names.index(name)]
-            self._do(control, f"choose {name!r}", option.click, lambda name=name: name)
-
-    def flip(self, control: Control) -> None:
-        """Checkboxes and toggle buttons: on, then off again."""
-        target = control.locator.locator("input") if control.kind == "checkbox" else control.locator
-        for action in ("click", "click back"):
-            self._do(control, action, target.click, lambda: "")
-
-    def exercise(self) -> list[str]:
-        """Move every control of the lab; return the problems found (empty: all good)."""
-        self.last = self.lab.snapshot()
-        self.problems += check_figure(self.lab, self.last, "as first shown")
-        controls = self.lab.controls()
-        if not controls:
-            self.problems.append(f"{self.lab}: no controls found")
-        for control in controls:
-            if control.kind == "slider":
-                self.slider(control)
-            elif control.kind == "dropdown":
-                self.dropdown(control)
-            elif control.kind in ("togglebuttons", "radio"):
-                self.buttons(control)
-            else:
-                self.flip(control)
-        return self.problems
+def in_kernel(page, code: str) -> str:
+    """Run ``code`` in the kernel of the notebook on show (not in a cell) and return what it printed."""
+    return page.evaluate(_EXECUTE, code)

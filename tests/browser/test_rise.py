@@ -96,3 +96,35 @@ def test_sliders_render_on_a_rise_slide(jupyter_lab, page):
         page.keyboard.press("Shift+Enter")
         page.wait_for_timeout(1000)
     page.wait_for_selector(".reveal .widget-slider", timeout=5_000)
+
+
+def _notebook_with(source: str) -> dict:
+    nb = json.loads(json.dumps(WIDGET_NOTEBOOK))
+    nb["cells"][1]["source"] = source
+    return nb
+
+
+def test_a_lab_works_on_a_rise_slide(jupyter_lab, page):
+    """A lab drawn in the page renders on a live slide, and its slider takes the arrow keys (the slide stays)."""
+    source = "from attnlib import labs, plot\nplot.use_style()\nlabs.make_dot_product_lab()"
+    (jupyter_lab.root / "_rise_lab_check.ipynb").write_text(json.dumps(_notebook_with(source)), encoding="utf-8")
+    page.goto(f"{jupyter_lab.url}/rise/_rise_lab_check.ipynb?token={jupyter_lab.token}")
+    page.wait_for_selector(".reveal .slides section", timeout=60_000)
+    page.keyboard.press("ArrowRight")
+    cell = page.locator(".reveal section.present .jp-CodeCell").first
+    deadline = time.monotonic() + 60
+    while page.locator(".reveal .attn-lab svg.figure").count() == 0:  # the kernel may still be starting
+        assert time.monotonic() < deadline, "the lab never showed on the slide"
+        if page.locator(".reveal .jp-OutputArea-output").count() == 0:
+            cell.locator(".jp-InputArea-prompt").click()
+            page.keyboard.press("Shift+Enter")
+        page.wait_for_timeout(1000)
+    lab = page.locator(".reveal .attn-lab").first
+    here = "() => [...document.querySelectorAll('.reveal .slides > section')].findIndex(s => s.classList.contains('present'))"
+    slide = page.evaluate(here)
+    before = lab.get_attribute("data-values")
+    slider = lab.locator("input[type=range]").first
+    slider.focus()
+    slider.press("ArrowRight")
+    assert lab.get_attribute("data-values") != before, "the slider did not move"
+    assert page.evaluate(here) == slide, "the arrow key moved the slide instead"

@@ -3,7 +3,11 @@
 Every notebook is built into a temporary folder with tools/build_slides.py, opened as a file:// page in
 chromium, and each request the page makes is recorded: all must be file:// URLs and none may fail.
 Then: reveal.js initialised with several slides, MathJax typeset every formula (no raw TeX left in the
-prose), and the figures are embedded images that decoded.
+prose), the figures are embedded images that decoded, and every lab is drawn live on the slide.
+Every lab fits its slide (1280×800) without scrolling. On two decks (a menu and a slider in 02; toggles
+and linked sliders in 06) every control of every lab is moved with the keyboard (the walk of
+tests/browser/test_site.py): the picture and the readout follow, and the arrow keys move the focused
+control, never the slides.
 Building needs the pinned reveal.js and MathJax tarballs in .cache/slides/ or npm to fetch them; without
 either the tests are skipped with the reason (a learner's machine), and in CI they fail instead.
 """
@@ -22,6 +26,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
 import build_slides  # noqa: E402
+from test_site import stored_labs, walk_labs, with_labs  # noqa: E402
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 
@@ -44,12 +49,6 @@ def notebook_has(path: Path, what: str) -> bool:
     if what == "math":
         return any(c["cell_type"] == "markdown" and "$" in "".join(c["source"]) for c in nb["cells"])
     outputs = [o for c in nb["cells"] if c["cell_type"] == "code" for o in c.get("outputs", [])]
-    if what == "live lab":  # a widget with no static version of itself (quizzes bring one; labs don't)
-        return any(
-            build_slides.WIDGET_VIEW in o.get("data", {})
-            and not {"text/html", "text/markdown"} & set(o["data"])
-            for o in outputs
-        )
     return any(what in o.get("data", {}) for o in outputs)
 
 
@@ -102,8 +101,8 @@ def test_deck_works_offline(page, decks, notebook):
     for image in images:
         assert image["src"].startswith(("data:", "file:")) or "://" not in image["src"], image
         assert image["loaded"], f"image did not decode: {image['src']}"
-    if notebook_has(notebook, "live lab"):
-        assert page.locator(".offline-lab").count() > 0
+    assert page.locator(".attn-lab").count() == stored_labs(notebook), "a lab is missing from the deck"
+    assert page.locator(".offline-widget").count() == 0, "a widget shows a note instead of itself"
 
     page.keyboard.press("ArrowRight")  # reveal responds to the keyboard
     page.wait_for_function("() => Reveal.getIndices().h === 1")
@@ -112,3 +111,54 @@ def test_deck_works_offline(page, decks, notebook):
     off_disk = [url for url in requests if not url.startswith(("file://", "data:"))]
     assert not off_disk, f"requests left the machine: {off_disk[:5]}"
     assert not failed, f"files missing next to the slides: {failed[:5]}"
+
+
+# The lab's slide, shown; then where the lab sits on screen (the slide scrolled to its top).
+SHOW_LAB_JS = """(root) => {
+    const section = root.closest('section');
+    const at = Reveal.getIndices(section);
+    Reveal.slide(at.h, at.v);
+    section.scrollTop = 0;
+    return at;
+}"""
+FIT_JS = """(root) => {
+    const r = root.getBoundingClientRect(), s = root.closest('section').getBoundingClientRect();
+    return {lab: [r.left, r.top, r.right, r.bottom], slide: [s.left, s.top, s.right, s.bottom],
+            width: root.offsetWidth, height: root.offsetHeight};
+}"""
+WALKED = ("02_", "06_")  # every control kind between them: a menu, sliders, toggles, a linked slider
+
+
+@pytest.mark.parametrize("notebook", with_labs(), ids=lambda p: p.stem if p else "none")
+def test_a_lab_on_a_slide_fits_and_moves_with_the_keyboard_not_the_slides(page, decks, notebook):
+    """Every lab fits its slide; on two decks every control is walked through with the keys."""
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.route(re.compile(r"^(?!file:|data:).*"), lambda route: route.abort())
+    page.goto(decks[notebook.stem].as_uri())
+    page.wait_for_function("() => window.Reveal && Reveal.isReady()", timeout=15_000)
+    problems, steps = [], 0
+    for i, root in enumerate(page.locator(".attn-lab").all()):
+        at = root.evaluate(SHOW_LAB_JS)
+        page.wait_for_function("(at) => { const n = Reveal.getIndices(); return n.h === at.h && n.v === at.v; }",
+                               arg=at)
+        page.wait_for_timeout(400)  # the slide transition
+        fit = root.evaluate(FIT_JS)
+        assert fit["width"] <= 1280 and fit["height"] <= 800, f"lab {i + 1} is larger than a slide: {fit}"
+        (left, top, right, bottom), (s_left, s_top, s_right, s_bottom) = fit["lab"], fit["slide"]
+        assert s_left - 1 <= left and right <= s_right + 1 and s_top - 1 <= top and bottom <= s_bottom + 1, (
+            f"lab {i + 1} does not fit on its slide without scrolling: {fit}")
+        if not notebook.stem.startswith(WALKED):
+            continue
+        found, walked = walk_labs(page, f"{notebook.stem} deck", roots=[root])
+        problems += found
+        steps += walked
+        now = page.evaluate("() => Reveal.getIndices()")
+        assert (now["h"], now["v"]) == (at["h"], at["v"]), f"keys on lab {i + 1} moved the slides to {now}"
+    assert steps > 0 or not notebook.stem.startswith(WALKED)
+    assert not problems, f"{len(problems)} problem(s) in {steps} control changes:\n" + "\n".join(problems)
+    page.evaluate("() => document.activeElement.blur()")
+    before = page.evaluate("() => Reveal.getIndices()")
+    page.keyboard.press("ArrowRight")  # with no lab control in focus, the keys move the slides again
+    page.wait_for_function("(b) => Reveal.getIndices().h !== b.h", arg=before)
+    assert not errors, errors[:3]

@@ -1,0 +1,387 @@
+"""What every lab shares: the widget that carries a lab's numbers to the page, and its controls.
+
+A lab is computed once, in Python, with attnlib: ``spec`` holds every number its picture can show
+(or the few arrays the page selects from), the controls, the text templates and the fonts. The
+page draws it with the lab's ES module (``<name>.js`` beside its Python module, plus the shared
+``kit.js``), so moving a control repaints at once, with no message to the kernel on the way; the
+page then tells Python the new ``values``, and Python setting ``lab.controls[name].value`` moves the
+page. The same module and the same ``spec`` draw the lab in JupyterLab (through anywidget), in the
+static site and in the offline slides (``mount_html``), where no Python runs.
+
+Each lab also has a Python ``frame(values)``: what its picture shows at one setting, computed with
+attnlib. ``lab.state`` is that frame; the browser tests compare it with the page's own frame at
+every setting, so the page never carries an unchecked second copy of the math.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import json
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import anywidget
+import numpy as np
+import traitlets
+
+HERE = Path(__file__).resolve().parent
+KIT = HERE / "kit.js"
+_IMPORT = re.compile(r"^import\s*\{[^}]*\}\s*from\s*\"\./kit\.js\";\s*$", re.MULTILINE)
+
+
+@cache
+def bundle(name: str) -> str:
+    """The lab's ES module with ``kit.js`` inlined: one module, loadable from a string.
+
+    anywidget loads a module from a string and a page opened from disk cannot import other files,
+    so the two plain modules are joined here (the lab's single ``import ... from "./kit.js"`` line is
+    replaced by the kit's source). No other build step.
+    """
+    source = (HERE / f"{name}.js").read_text(encoding="utf-8")
+    if len(_IMPORT.findall(source)) != 1:
+        raise RuntimeError(f"{name}.js must import from ./kit.js exactly once, on one line")
+    kit = KIT.read_text(encoding="utf-8")
+    return f"// ---- kit.js ----\n{kit}\n// ---- {name}.js ----\n" + _IMPORT.sub("", source)
+
+
+# ---- numbers as the page prints them --------------------------------------------------------------
+_FIELD = re.compile(r"\{(\w+)(?::\.(\d+)f)?\}")
+
+
+def number(x: float, digits: int) -> str:
+    """A number rounded to ``digits`` decimals with a real minus sign, never "−0.000"; −∞ as "−∞"."""
+    x = float(x)
+    if np.isneginf(x):
+        return "−∞"
+    text = format(x, f".{digits}f")
+    if float(text) == 0:
+        text = format(0.0, f".{digits}f")
+    return text.replace("-", "−")
+
+
+def fill(template: str, fields: Mapping[str, Any]) -> str:
+    """``template`` with ``{name}`` and ``{name:.Nf}`` replaced from ``fields`` (kit.js ``fill`` twin).
+
+    Strings are HTML-escaped (a token such as ``<pad>`` must show as written); numbers without a
+    format are printed as integers.
+    """
+
+    def one(match: re.Match[str]) -> str:
+        name, digits = match.group(1), match.group(2)
+        if name not in fields:
+            raise KeyError(f"template field {name!r} missing; fields are {sorted(fields)}")
+        value = fields[name]
+        if isinstance(value, str):
+            return html.escape(value)
+        if digits is not None:
+            return number(value, int(digits))
+        return str(int(value))
+
+    return _FIELD.sub(one, template)
+
+
+# ---- controls --------------------------------------------------------------------------------------
+@dataclass
+class Control:
+    """One control of a lab: a slider over ``options``, a set of toggle buttons, or a menu.
+
+    ``options`` are the values the control can take, in order; ``labels`` how the page names them.
+    ``limit`` names another control whose value bounds this one from above (the mask lab's
+    sentence lengths are at most the sequence length). Setting ``value`` from Python moves the page.
+    """
+
+    name: str
+    kind: str  # "slider", "toggle" or "menu"
+    description: str
+    options: list[Any]
+    labels: list[str] | None = None
+    limit: str | None = None
+    _lab: Any = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("slider", "toggle", "menu"):
+            raise ValueError(f"kind must be 'slider', 'toggle' or 'menu'; got {self.kind!r}")
+        if self.labels is None:
+            self.labels = [str(v) for v in self.options]
+
+    @property
+    def min(self) -> Any:
+        return self.options[0]
+
+    @property
+    def max(self) -> Any:
+        """The largest value allowed now (a ``limit`` lowers it)."""
+        if self.limit is None or self._lab is None:
+            return self.options[-1]
+        return min(self.options[-1], self._lab.values[self.limit])
+
+    @property
+    def value(self) -> Any:
+        return self._lab.values[self.name]
+
+    @value.setter
+    def value(self, new: Any) -> None:
+        self._lab.set_values(**{self.name: new})
+
+    def spec(self) -> dict[str, Any]:
+        return {"name": self.name, "kind": self.kind, "description": self.description,
+                "options": _plain(self.options), "labels": self.labels, "limit": self.limit}
+
+
+def slider(name: str, description: str, start: float, stop: float, step: float) -> Control:
+    """A slider from ``start`` to ``stop`` in steps of ``step``, values rounded so that 0.1 stays 0.1."""
+    n = int(round((stop - start) / step))
+    decimals = max(0, -int(np.floor(np.log10(step)))) if step < 1 else 0
+    values = [round(start + i * step, decimals) for i in range(n + 1)]
+    if float(step).is_integer() and float(start).is_integer():
+        values = [int(v) for v in values]
+    labels = [f"{v:.{decimals}f}" for v in values]
+    return Control(name, "slider", description, values, labels)
+
+
+def _plain(value: Any) -> Any:
+    """numpy scalars and arrays as plain JSON values (floats keep their full precision)."""
+    if isinstance(value, np.ndarray):
+        return _plain(value.tolist())
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (np.bool_, bool)):
+        return bool(value)
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, (np.floating, float)):
+        v = float(value)
+        if not np.isfinite(v):
+            raise ValueError(f"a lab sends only finite numbers to the page; got {v}")
+        return v
+    return value
+
+
+def axis_spec(ax: Any) -> dict[str, Any]:
+    """Limits, ticks and tick labels of a matplotlib axes, so the page draws the same axes."""
+    out: dict[str, Any] = {}
+    for name, axis, lim in (("x", ax.xaxis, ax.get_xlim()), ("y", ax.yaxis, ax.get_ylim())):
+        lo, hi = sorted(lim)
+        ticks = [float(t) for t in axis.get_majorticklocs() if lo - 1e-9 <= t <= hi + 1e-9]
+        out[f"{name}lim"] = [float(v) for v in lim]
+        out[f"{name}ticks"] = ticks
+        out[f"{name}ticklabels"] = list(axis.get_major_formatter().format_ticks(ticks))
+    return out
+
+
+# ---- fonts and colours --------------------------------------------------------------------------------
+@cache
+def _font(path: str, characters: str) -> str:
+    import logging
+
+    from fontTools import subset
+    from fontTools.ttLib import TTFont
+
+    logging.getLogger("fontTools.subset").setLevel(logging.ERROR)  # it reports every table it drops
+
+    options = subset.Options()
+    options.flavor = "woff"
+    options.layout_features = ["*"]
+    buffer = io.BytesIO()
+    with TTFont(path, lazy=True) as font:
+        subsetter = subset.Subsetter(options)
+        subsetter.populate(text=characters)
+        subsetter.subset(font)
+        font.save(buffer)
+    return base64.b64encode(buffer.getvalue()).decode("ascii")
+
+
+def fonts_for(texts: Sequence[str]) -> list[dict[str, str]]:
+    """The two faces of ``attnlib.plot`` (DejaVu Sans, then Noto Sans SC for Chinese), cut down to
+    the characters a lab writes, as base64 WOFF for the page (both fonts allow this: Bitstream Vera
+    licence and SIL OFL 1.1)."""
+    import matplotlib
+
+    from .. import plot
+
+    latin = "".join(chr(c) for c in range(32, 127)) + "θ·√−∞°×‖ᵀₖσ≤≥…"
+    used = "".join(sorted(set("".join(texts)) - set(latin) - {"\n"}))
+    dejavu = Path(matplotlib.get_data_path()) / "fonts" / "ttf" / "DejaVuSans.ttf"
+    faces = [{"family": "Attn Sans", "woff": _font(str(dejavu), latin + used)}]
+    cjk = "".join(c for c in used if ord(c) >= 0x2E80)
+    if cjk:
+        faces.append({"family": "Attn CJK", "woff": _font(str(plot.CJK_FONT), cjk)})
+    return faces
+
+
+def colour_table(kind: str, n: int = 256) -> dict[str, Any]:
+    """The colour map of ``attnlib.plot`` for ``kind`` as ``n`` hex colours, with the text colour
+    (black or white) that reads best on each, by the rule the static heatmaps use."""
+    import matplotlib as mpl
+    import seaborn as sns
+
+    from .. import plot
+
+    cmap = sns.color_palette(plot.KINDS[kind]["cmap"], as_cmap=True)
+    norm = mpl.colors.Normalize(0.0, 1.0)
+    steps = (np.arange(n) + 0.5) / n
+    return {
+        "fill": [mpl.colors.to_hex(cmap(s)) for s in steps],
+        "text": [plot._text_colour(cmap, norm, s) for s in steps],
+    }
+
+
+# ---- the widget ----------------------------------------------------------------------------------------
+class Lab(anywidget.AnyWidget):
+    """A lab drawn in the page: its controls, its picture and a one-line readout.
+
+    Parameters
+    ----------
+    name
+        The lab's ES module, ``attnlib/labs/<name>.js``.
+    controls
+        The controls, in the order the page shows them.
+    values
+        Starting value of every control.
+    data
+        Everything the page draws from (plain numbers, lists and strings).
+    frame
+        ``frame(**values) -> dict``: what the picture shows at one setting, computed with attnlib;
+        its ``"fields"`` entry fills the readout template.
+    readout
+        The readout template (``{name}``, ``{name:.Nf}``; may hold ``<b>``).
+    snapshot
+        ``snapshot(**values) -> Figure``: the same picture as a static matplotlib figure.
+
+    Attributes
+    ----------
+    controls : dict of Control
+    values : dict, the setting on show; ``state`` the frame at that setting; ``readout`` its text.
+    """
+
+    _esm = traitlets.Unicode().tag(sync=True)
+    spec = traitlets.Dict().tag(sync=True)
+    values = traitlets.Dict().tag(sync=True)
+
+    def __init__(
+        self,
+        name: str,
+        controls: Sequence[Control],
+        values: Mapping[str, Any],
+        data: Mapping[str, Any],
+        *,
+        frame: Callable[..., dict[str, Any]],
+        readout: str,
+        snapshot: Callable[..., Any],
+        texts: Sequence[str] = (),
+    ) -> None:
+        self.controls = {c.name: c for c in controls}
+        for control in controls:
+            control._lab = self
+        self._frame = frame
+        self._snapshot = snapshot
+        self._frames: dict[tuple[Any, ...], dict[str, Any]] = {}
+        words = [readout, *texts, *(str(lbl) for c in controls for lbl in [c.description, *c.labels])]
+        spec = {
+            "name": name,
+            "controls": [c.spec() for c in controls],
+            "readout": readout,
+            "data": _plain(dict(data)),
+            "fonts": fonts_for(words + _strings(data)),
+        }
+        super().__init__(_esm=bundle(name), spec=spec, values=self._checked(dict(values)))
+        self.name = name
+
+    # The setting ------------------------------------------------------------------------------------
+    def _checked(self, values: dict[str, Any]) -> dict[str, Any]:
+        missing = set(self.controls) - set(values)
+        unknown = set(values) - set(self.controls)
+        if missing or unknown:
+            raise ValueError(f"values must name every control {sorted(self.controls)}; "
+                             f"missing {sorted(missing)}, unknown {sorted(unknown)}")
+        for name, control in self.controls.items():
+            value = values[name]
+            if value not in control.options:
+                raise ValueError(f"{name} must be one of {control.labels}; got {value!r}")
+        for name, control in self.controls.items():  # a limit clamps, as the page's slider does
+            if control.limit is not None:
+                values[name] = min(values[name], values[control.limit])
+        return {k: _plain(v) for k, v in values.items()}
+
+    def set_values(self, **changes: Any) -> None:
+        """Move one or more controls (the page follows)."""
+        unknown = set(changes) - set(self.controls)
+        if unknown:
+            raise ValueError(f"no control named {sorted(unknown)}; controls are {sorted(self.controls)}")
+        self.values = self._checked({**self.values, **changes})
+
+    def settings(self) -> list[dict[str, Any]]:
+        """Every setting the controls allow (limits respected), for tests and benchmarks."""
+        names = list(self.controls)
+        out: list[dict[str, Any]] = [{}]
+        for name in names:
+            control = self.controls[name]
+            out = [{**s, name: v} for s in out for v in control.options
+                   if control.limit is None or v <= s.get(control.limit, v)]
+        return out
+
+    # What the page shows ---------------------------------------------------------------------------
+    def frame(self, **values: Any) -> dict[str, Any]:
+        """The frame (numbers on show) at a setting; by default the current one."""
+        values = self._checked({**self.values, **values})
+        key = tuple(values[n] for n in self.controls)
+        if key not in self._frames:
+            self._frames[key] = self._frame(**values)
+        return self._frames[key]
+
+    @property
+    def state(self) -> dict[str, Any]:
+        """The numbers on show now (the frame at ``values``)."""
+        return self.frame()
+
+    @property
+    def readout(self) -> str:
+        """The readout line on show now, as HTML."""
+        return fill(self.spec["readout"], self.state["fields"])
+
+    def snapshot(self) -> Any:
+        """The picture at the current setting as a static PNG (shown just before the live lab)."""
+        from IPython.display import Image
+
+        from ..plot import figure_png
+
+        return Image(data=figure_png(self._snapshot(**self.values)), format="png")
+
+    # Outside Jupyter ---------------------------------------------------------------------------------
+    def page_state(self) -> dict[str, Any]:
+        """What a page with no kernel needs to draw the lab: ``{"spec", "values"}``."""
+        return {"spec": self.spec, "values": dict(self.values)}
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, Mapping):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, (list, tuple)):
+        return [s for v in value for s in _strings(v)] if value and not isinstance(value[0], float) else []
+    return []
+
+
+def mount_html(name: str, state: Mapping[str, Any], element_id: str) -> str:
+    """HTML that draws a lab with no kernel: a mount point and one inline module script.
+
+    ``state`` is ``{"spec", "values"}`` as the notebook stored it (or ``Lab.page_state()``).
+    The module is inlined because a page opened from disk (file://) cannot import other modules.
+    """
+    payload = json.dumps(dict(state), ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    return (
+        f'<div class="attn-lab-mount" id="{element_id}"></div>\n'
+        f'<script type="application/json" id="{element_id}-state">{payload}</script>\n'
+        f'<script type="module">\n{bundle(name)}\n'
+        f'mountStatic(lab, document.getElementById("{element_id}"), '
+        f'JSON.parse(document.getElementById("{element_id}-state").textContent));\n</script>\n'
+    )

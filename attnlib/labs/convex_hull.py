@@ -1,0 +1,66 @@
+"""The convex-hull lab of notebook 03: outputs ``softmax(s·X·Xᵀ)·X`` of 2-D tokens, moved by the scale s.
+
+Taught in: 03 §4. At s = 0 every output sits on the centroid; as s grows each moves towards the
+token with the largest score in its row, never leaving the convex hull.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from matplotlib.figure import Figure
+
+from .. import plot
+from ..checks import as_float_array
+from ..core import softmax
+from .base import Lab, axis_spec, number, slider
+
+READOUT = "s = {scale:.1f} · largest weight per row: {tops} · all outputs inside the hull: {inside}"
+TITLE = "out = softmax(s · X·Xᵀ) · X at s = {scale:.1f}"
+
+
+def make_convex_hull_lab(X: Any, tokens: list[str], *, scale: float = 1.0, max_scale: float = 6.0) -> Lab:
+    """Lab for notebook 03: a scale slider s (0 to ``max_scale``, step 0.1) over 2-D tokens.
+
+    Shapes
+    ------
+    X (T, 2), tokens (T,)
+
+    Returns
+    -------
+    Lab
+        Faint trails show each output's whole path; ``lab.state`` holds ``weights`` (T, T), ``out``
+        (T, 2) and ``inside`` (whether every output lies in the hull).
+    """
+    X = as_float_array(X, "X", expected="(T, 2)")
+    if X.ndim != 2 or X.shape[1] != 2 or X.shape[0] != len(tokens):
+        raise ValueError(f"X must have shape (T, 2) for T={len(tokens)} tokens; got {X.shape}")
+    scores = X @ X.T  # (T, T)
+    control = slider("scale", "scale s", 0.0, max_scale, 0.1)
+    trails = softmax(np.linspace(0.0, max_scale, 121)[:, None, None] * scores[None], axis=-1) @ X  # (n, T, 2)
+
+    def frame(scale: float) -> dict:
+        weights = softmax(scale * scores)
+        out = weights @ X
+        inside = bool(plot.inside_convex_hull(X, out).all())
+        tops = ", ".join(f"{t} {number(w, 3)}" for t, w in zip(tokens, weights.max(axis=1), strict=True))
+        return {"weights": weights, "out": out, "inside": inside,
+                "fields": {"scale": scale, "tops": tops, "inside": "yes" if inside else "NO"}}
+
+    def snapshot(scale: float) -> Figure:
+        fig = plot.new_figure((6.0, 4.4))
+        plot.convex_hull_picture(X, softmax(scale * scores) @ X, tokens, ax=fig.subplots(), trails=trails,
+                                 title=f"out = softmax(s · X·Xᵀ) · X at s = {scale:.1f}")
+        fig.tight_layout()
+        return fig
+
+    frames = [frame(s) for s in control.options]
+    data = {
+        "X": X, "tokens": tokens, "hull": plot.convex_hull_2d(X), "centroid": X.mean(axis=0),
+        "out": [f["out"] for f in frames], "fields": [f["fields"] for f in frames], "trails": trails,
+        "colours": [plot.token_colour(i) for i in range(len(tokens))],
+        "axes": axis_spec(snapshot(scale).axes[0]), "title": TITLE,
+    }
+    return Lab("convex_hull", [control], {"scale": scale}, data, frame=frame, readout=READOUT,
+               snapshot=snapshot, texts=[TITLE, "convex hull centroid (mean) outputs"])

@@ -1,0 +1,162 @@
+"""The d_k lab of notebook 05: how the width of queries and keys changes scores and softmax.
+
+Taught in: 05 §5. Random queries and keys have entries of mean 0 and variance 1; their first d_k
+features give the scores for that d_k (nested vectors: moving the slider adds or removes features
+of the same vectors). Everything random is drawn once, here, and every setting is computed here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from matplotlib.figure import Figure
+
+from .. import plot
+from ..checks import check_generator, check_positive_int
+from ..core import nested_dot_products, softmax, softmax_saturation
+from .base import Control, Lab, fill
+
+DK_STEPS = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024)
+KEY_STEPS = (2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128)  # the number of keys, up to max_keys
+XLIM = 100.0
+HEADLINE = "d_k = {d_k}  ·  scores {kind}  ·  {n_keys} keys"
+READOUT = (
+    "<b>d_k = {d_k}</b>, {kind}: score std <b>{std:.2f}</b> (theory {sigma:.2f}) · "
+    "averaged over {n_queries} queries: largest weight <b>{top:.3f}</b> (uniform {u_top:.3f}), "
+    "entropy <b>{entropy:.3f}</b> nats (uniform {u_entropy:.3f}), "
+    "gradient size <b>{gradient:.3f}</b> (uniform {u_gradient:.3f})"
+)
+PANELS = ("largest weight", "entropy (nats)", "gradient size ‖diag(p) − p pᵀ‖")
+
+
+def make_dk_lab(
+    *, rng: Any, d_k: int = 64, scaled: bool = False, n_keys: int = 8, max_keys: int = 64,
+    n_samples: int = 4000, n_queries: int = 400,
+) -> Lab:
+    """The d_k lab: d_k (1 to 1024), scaled or not, and the number of keys (2 to ``max_keys``, in steps).
+
+    Panels: the distribution of q·k (or q·k/√d_k) with its normal curve; the weights of one query
+    over ``n_keys`` keys; largest weight, entropy and gradient size (norm of the softmax Jacobian,
+    averaged over ``n_queries`` queries) against d_k, with the current setting marked.
+
+    Parameters
+    ----------
+    rng
+        The ``np.random.Generator`` that draws every random vector.
+    d_k, scaled, n_keys
+        Starting values of the three controls (n_keys: one of 2, 3, 4, 6, 8, 12, ... up to ``max_keys``).
+
+    Returns
+    -------
+    Lab
+        ``lab.state`` holds ``d_k``, ``scaled``, ``n_keys``, ``weights`` (n_keys,), ``score_std``,
+        ``sigma``, ``max_weight``, ``entropy`` and ``gradient``.
+    """
+    rng = check_generator(rng)
+    if d_k not in DK_STEPS:
+        raise ValueError(f"d_k must be one of the slider's steps {DK_STEPS}; got {d_k!r}")
+    max_keys = check_positive_int(max_keys, "max_keys")
+    keys = sorted({k for k in KEY_STEPS if k < max_keys} | {max_keys})
+    if check_positive_int(n_keys, "n_keys") not in keys or max_keys < 2:
+        raise ValueError(
+            f"n_keys must be one of the slider's steps {keys} (up to max_keys={max_keys}); got {n_keys}"
+        )
+    widths = np.array(DK_STEPS)
+    D = int(widths[-1])
+    roots = np.sqrt(widths)
+
+    # Histograms: independent pairs (q, k), every width of the same vectors.
+    q = rng.standard_normal((n_samples, D), dtype=np.float32)  # float32: 16 MB, plenty for a histogram
+    k = rng.standard_normal((n_samples, D), dtype=np.float32)
+    pairs = nested_dot_products(q, k, widths)  # (n_samples, n_widths)
+    del q, k
+    # One query against max_keys keys, for the row of weights.
+    row_scores = nested_dot_products(rng.standard_normal(D), rng.standard_normal((max_keys, D)), widths)
+    # Many queries against the same keys, for the curves (averaged over the queries).
+    Q, K = rng.standard_normal((n_queries, D)), rng.standard_normal((max_keys, D))
+    bank = np.stack([Q[:, :d] @ K[:, :d].T for d in widths])  # (n_widths, n_queries, max_keys)
+    curves = {n: (np.stack(softmax_saturation(bank[:, :, :n])).mean(axis=-1),
+                  np.stack(softmax_saturation(bank[:, :, :n] / roots[:, None, None])).mean(axis=-1))
+              for n in keys}  # n -> (raw, scaled), each (3, n_widths)
+
+    def histogram(i: int, is_scaled: bool) -> tuple[np.ndarray, float, float]:
+        s = pairs[:, i] / roots[i] if is_scaled else pairs[:, i]
+        sigma = 1.0 if is_scaled else float(roots[i])
+        return s, float(np.std(s)), sigma
+
+    def uniform(n: int) -> tuple[float, float, float]:
+        return 1 / n, float(np.log(n)), float(np.sqrt(1 / n - 1 / n**2))
+
+    def frame(d_k: int, scaled: bool, n_keys: int) -> dict:
+        i = DK_STEPS.index(d_k)
+        _, std, sigma = histogram(i, scaled)
+        weights = softmax(row_scores[:n_keys, i] / (roots[i] if scaled else 1.0))
+        top, ent, grad = curves[n_keys][1 if scaled else 0][:, i]
+        u = uniform(n_keys)
+        fields = {"d_k": d_k, "kind": "q·k / √d_k" if scaled else "q·k (unscaled)", "n_keys": n_keys,
+                  "std": std, "sigma": sigma, "n_queries": n_queries, "top": float(top),
+                  "entropy": float(ent),
+                  "gradient": float(grad), "u_top": u[0], "u_entropy": u[1], "u_gradient": u[2]}
+        return {"d_k": d_k, "scaled": scaled, "n_keys": n_keys, "weights": weights, "score_std": std,
+                "sigma": sigma, "max_weight": float(top), "entropy": float(ent), "gradient": float(grad),
+                "fields": fields}
+
+    def snapshot(d_k: int, scaled: bool, n_keys: int) -> Figure:
+        i = DK_STEPS.index(d_k)
+        f = frame(d_k, scaled, n_keys)
+        fig = plot.new_figure((11.0, 6.6), dpi=90)
+        grid = fig.add_gridspec(2, 6, height_ratios=[1.15, 1.0], left=0.065, right=0.985, top=0.88,
+                                bottom=0.1, hspace=0.82, wspace=1.1)
+        ax_hist, ax_row = fig.add_subplot(grid[0, :3]), fig.add_subplot(grid[0, 3:])
+        s, _, sigma = histogram(i, scaled)
+        plot.score_histogram(s, sigma, ax=ax_hist, title="distribution of the scores", xlim=XLIM)
+        plot.update_score_histogram(ax_hist, s, sigma, note="\n".join(notes[2 * i + scaled]))
+        ax_row.set_title("softmax weights of one query", fontsize="medium")
+        plot.weights_row(f["weights"], ax=ax_row, max_keys=max_keys)
+        bottom = [fig.add_subplot(grid[1, 2 * c: 2 * c + 2]) for c in range(3)]
+        plot.saturation_curves(widths, *curves[n_keys], n_keys=n_keys, max_keys=max_keys,
+                               current=(d_k, scaled), axes=bottom)
+        fig.suptitle(fill(HEADLINE, f["fields"]), fontsize="x-large")
+        return fig
+
+    # What the page draws from: histograms and notes per (d_k, scaling), the raw row of scores,
+    # the curves per number of keys. The page's one computation, softmax of the row, is checked.
+    hist, notes = [], []
+    for i in range(len(widths)):
+        for is_scaled in (False, True):
+            s, std, sigma = histogram(i, is_scaled)
+            hist.append(np.round(plot.histogram_heights(s, sigma), 5))
+            law = "1" if is_scaled or widths[i] == 1 else f"√{widths[i]} = {sigma:.3g}"
+            notes.append([f"std of the scores {std:.2f}", f"normal curve: σ = {law}"])
+    x = np.linspace(-XLIM, XLIM, 401)
+    sigmas = [1.0, *roots[1:]]
+    data = {
+        "widths": widths, "roots": roots, "row_scores": row_scores, "max_keys": max_keys,
+        "hist": hist, "notes": notes, "bins": plot.score_bins(1.0), "curve_x": x,
+        "normal": [np.round(np.exp(-0.5 * (x / s) ** 2), 5) for s in sigmas],
+        "std": [[histogram(i, b)[1] for b in (False, True)] for i in range(len(widths))],
+        "curves": [list(curves[n]) for n in keys],
+        "uniform": [uniform(n) for n in keys], "n_queries": n_queries,
+        "panels": PANELS, "raw_colour": plot.RAW_COLOUR, "scaled_colour": plot.SCALED_COLOUR,
+        "cmap": plot_weights_palette(), "headline": HEADLINE,
+    }
+    controls = [
+        Control("d_k", "slider", "d_k (width of q and k)", list(DK_STEPS)),
+        Control("scaled", "toggle", "scores", [False, True], ["q·k", "q·k / √d_k"]),
+        Control("n_keys", "slider", "number of keys", keys),
+    ]
+    texts = [HEADLINE, *PANELS, "distribution of the scores", "softmax weights of one query", "how often",
+             "score", "attention weight", "uniform weights", "dashed line: uniform 1/", "std of the scores",
+             "normal curve: σ = √"]
+    return Lab("dk", controls, {"d_k": d_k, "scaled": scaled, "n_keys": n_keys}, data, frame=frame,
+               readout=READOUT, snapshot=snapshot, texts=texts)
+
+
+def plot_weights_palette() -> dict[str, Any]:
+    """The bars' colours: the weights colour map from 0.15 up (its palest end would vanish on white)."""
+    from .base import colour_table
+
+    table = colour_table("weights")
+    start = int(0.15 * len(table["fill"]))
+    return {"fill": table["fill"][start:], "text": table["text"][start:]}

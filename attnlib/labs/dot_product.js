@@ -1,0 +1,96 @@
+// The dot-product lab (notebook 01): two arrows from the origin, the angle between them and the
+// projection of a onto b. Python sends cos θ and sin θ for every angle on the slider.
+import { axes, createLab, fill, GREY, number, svg, text } from "./kit.js";
+
+const W = 600, H = 430;
+
+function build(picture, spec) {
+  const d = spec.data;
+  const root = svg("svg", { class: "figure", viewBox: `0 0 ${W} ${H}`, role: "img" }, picture);
+  const defs = svg("defs", {}, root);
+  d.colours.forEach((c, i) => {
+    const m = svg("marker", { id: `arrow-${i}-${Math.random().toString(36).slice(2)}`, viewBox: "0 0 10 10",
+      refX: 8, refY: 5, markerWidth: 5, markerHeight: 5, orient: "auto-start-reverse" }, defs);
+    svg("path", { d: "M0,0 L10,5 L0,10 z", fill: c }, m);
+  });
+  const markers = [...defs.children].map((m) => m.id);
+  // Equal aspect: one unit is the same number of pixels on both axes.
+  const unit = 470 / (d.xlim[1] - d.xlim[0]);
+  const box = { x: 80, y: 40, w: 470, h: unit * (d.ylim[1] - d.ylim[0]) };
+  const ax = axes(root, box, { xlim: d.xlim, ylim: d.ylim, xticks: d.xticks, xticklabels: d.xticks.map((t) => number(t, 0)), yticks: d.yticks,
+    yticklabels: d.yticks.map((t) => number(t, 1)), xlabel: "feature 1", ylabel: "feature 2",
+    title: "", frame: true });
+  const { sx, sy } = ax;
+  svg("line", { x1: box.x, x2: box.x + box.w, y1: sy(0), y2: sy(0), stroke: "#e3e3e3" }, ax.g);
+  svg("line", { x1: sx(0), x2: sx(0), y1: box.y, y2: box.y + box.h, stroke: "#e3e3e3" }, ax.g);
+  const clip = `clip-${Math.random().toString(36).slice(2)}`;
+  svg("rect", { x: box.x, y: box.y, width: box.w, height: box.h }, svg("clipPath", { id: clip }, defs));
+  const g = svg("g", { "clip-path": `url(#${clip})` }, root);
+  const line = { fill: "none" };
+  return {
+    d, sx, sy, title: ax.title,
+    lineB: svg("line", { ...line, stroke: GREY, "stroke-dasharray": "2 3", "stroke-width": 1.2 }, g),
+    drop: svg("line", { ...line, stroke: GREY, "stroke-dasharray": "5 3", "stroke-width": 1.2 }, g),
+    proj: svg("line", { ...line, stroke: "#2a9d54", "stroke-width": 6, "stroke-opacity": 0.75 }, g),
+    arc: svg("polyline", { ...line, stroke: "#444", "stroke-width": 1.2 }, g),
+    arrows: d.colours.map((c, i) => svg("line", { stroke: c, "stroke-width": 3, "marker-end": `url(#${markers[i]})` }, g)),
+    names: d.colours.map((c, i) => text(g, 0, 0, i ? "b" : "a", { fill: c, "text-anchor": "middle", "font-size": 17 })),
+    theta: text(g, 0, 0, "θ", { fill: "#444", "text-anchor": "middle", "font-size": 17 }),
+    projText: text(g, 0, 0, "", { fill: "#2a9d54", "text-anchor": "middle", "font-size": 17 }),
+  };
+}
+
+function frame(spec, values) {
+  const d = spec.data;
+  const i = spec.controls[0].options.indexOf(values.angle);
+  const a = [values.length_a * d.cos[i], values.length_a * d.sin[i]];
+  const b = [values.length_b, 0];
+  const dot = a[0] * b[0] + a[1] * b[1];
+  const cos = Math.min(1, Math.max(-1, dot / (Math.hypot(...a) * Math.hypot(...b))));
+  const proj = dot / values.length_b;
+  return { a, b, dot, cos, proj, theta: d.radians[i],
+    fields: { angle: values.angle, length_a: values.length_a, length_b: values.length_b, dot, cos, proj } };
+}
+
+function draw(v, f) {
+  const { sx, sy } = v;
+  const at = (p) => ({ x: sx(p[0]), y: sy(p[1]) });
+  const [a, b] = [f.a, f.b];
+  const far = 2 * v.d.xlim[1];
+  v.lineB.setAttribute("x1", sx(-far)); v.lineB.setAttribute("x2", sx(far));
+  v.lineB.setAttribute("y1", sy(0)); v.lineB.setAttribute("y2", sy(0));
+  const foot = [f.proj, 0];  // b lies along feature 1
+  const place = (node, p, q) => {
+    const [s, e] = [at(p), at(q)];
+    node.setAttribute("x1", s.x); node.setAttribute("y1", s.y);
+    node.setAttribute("x2", e.x); node.setAttribute("y2", e.y);
+  };
+  place(v.drop, a, foot);
+  place(v.proj, [0, 0], foot);
+  place(v.arrows[0], [0, 0], a);
+  place(v.arrows[1], [0, 0], b);
+  [a, b].forEach((p, i) => {
+    const n = Math.hypot(...p);
+    const q = at([p[0] + (0.28 * p[0]) / n, p[1] + (0.28 * p[1]) / n]);
+    v.names[i].setAttribute("x", q.x); v.names[i].setAttribute("y", q.y);
+  });
+  const radius = 0.3 * Math.min(f.fields.length_a, f.fields.length_b, 1.5);
+  const arc = [];
+  for (let k = 0; k <= 40; k += 1) {
+    const t = (f.theta * k) / 40;
+    const p = at([radius * Math.cos(t), radius * Math.sin(t)]);
+    arc.push(`${p.x.toFixed(2)},${p.y.toFixed(2)}`);
+  }
+  v.arc.setAttribute("points", arc.join(" "));
+  const labelAt = f.theta > 0.35 ? f.theta / 2 : f.theta + 0.3;
+  const t = at([1.9 * radius * Math.cos(labelAt), 1.9 * radius * Math.sin(labelAt)]);
+  v.theta.setAttribute("x", t.x); v.theta.setAttribute("y", t.y);
+  const side = a[1] >= 0 ? -1 : 1;  // the projection's words go on the side away from a
+  const p = at([foot[0] / 2, side * 0.35]);
+  v.projText.setAttribute("x", p.x); v.projText.setAttribute("y", p.y);
+  v.projText.textContent = `|a| cos θ = ${number(f.proj, 2)}`;
+  v.title.textContent = fill(v.d.title, f.fields);
+}
+
+const lab = createLab({ build, frame, draw });
+export default lab;

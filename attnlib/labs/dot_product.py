@@ -1,0 +1,63 @@
+"""The dot-product lab of notebook 01: turn and stretch two 2-D vectors, watch a·b, cos θ and the projection.
+
+Taught in: 01 §3. b lies along feature 1; a makes the angle θ with it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from matplotlib.figure import Figure
+
+from .. import plot
+from ..core import cosine_similarity
+from .base import Lab, slider
+
+LIM, YLIM = 3.4, (-1.1, 3.4)
+TITLE = "a·b = |a| |b| cos θ = {length_a:.2f} × {length_b:.2f} × {cos:.3f} = {dot:.2f}"
+READOUT = ("θ = {angle}° · a·b = {dot:.3f} · cos θ = {cos:.3f} · "
+           "projection of a on b = a·b / |b| = {proj:.3f}")
+
+
+def _vectors(angle: float, length_a: float, length_b: float) -> tuple[np.ndarray, np.ndarray]:
+    theta = np.radians(angle)
+    return length_a * np.array([np.cos(theta), np.sin(theta)]), np.array([length_b, 0.0])
+
+
+def make_dot_product_lab(*, angle: int = 60, length_a: float = 2.0, length_b: float = 1.5) -> Lab:
+    """Lab for notebook 01: the angle θ (0-180°, step 5) and the lengths |a|, |b| (0.5-3.0, step 0.1).
+
+    Returns
+    -------
+    Lab
+        Its readout shows θ, a·b, cos θ and the projection length a·b/|b|; ``lab.state`` holds
+        ``a``, ``b``, ``dot``, ``cos`` and ``proj``.
+    """
+    controls = [
+        slider("angle", "angle θ (degrees)", 0, 180, 5),
+        slider("length_a", "length |a|", 0.5, 3.0, 0.1),
+        slider("length_b", "length |b|", 0.5, 3.0, 0.1),
+    ]
+    radians = np.radians(controls[0].options)
+    ticks = np.arange(-3, 4)
+    data = {
+        "cos": np.cos(radians), "sin": np.sin(radians), "radians": radians,
+        "xlim": [-LIM, LIM], "ylim": list(YLIM), "xticks": ticks, "yticks": np.arange(-1.0, 3.5, 0.5),
+        "title": TITLE, "colours": [plot.token_colour(0), plot.token_colour(1)],
+    }
+
+    def frame(angle: int, length_a: float, length_b: float) -> dict:
+        a, b = _vectors(angle, length_a, length_b)
+        dot = float(a @ b)
+        cos = float(cosine_similarity(a[None], b[None])[0, 0])
+        fields = {"angle": angle, "length_a": length_a, "length_b": length_b, "dot": dot, "cos": cos,
+                  "proj": dot / length_b}
+        return {"a": a, "b": b, "dot": dot, "cos": cos, "proj": dot / length_b, "fields": fields}
+
+    def snapshot(angle: int, length_a: float, length_b: float) -> Figure:
+        fig = plot.new_figure((5.6, 4.4))
+        plot.dot_product_picture(*_vectors(angle, length_a, length_b), ax=fig.subplots(), lim=LIM, ylim=YLIM)
+        fig.tight_layout()
+        return fig
+
+    return Lab("dot_product", controls, {"angle": angle, "length_a": length_a, "length_b": length_b}, data,
+               frame=frame, readout=READOUT, snapshot=snapshot, texts=[TITLE])

@@ -1,0 +1,329 @@
+// What every lab's page module shares: controls, SVG drawing, scales, colours, number formatting,
+// fonts, and the two ways a lab is mounted (anywidget in Jupyter; a stored state on a static page).
+// The numbers come from attnlib (the lab's `spec`); this file only arranges and draws them.
+
+export const SVG_NS = "http://www.w3.org/2000/svg";
+export const GREY = "#9a9a9a";
+export const TOKEN_COLOURS = ["#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860"];
+const FONT = '"Attn Sans", "DejaVu Sans", Verdana, sans-serif, "Attn CJK"';
+
+// ---- SVG ---------------------------------------------------------------------------------------------
+export function svg(tag, attrs = {}, parent = null) {
+  const node = document.createElementNS(SVG_NS, tag);
+  set(node, attrs);
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+export function set(node, attrs) {
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key === "text") {
+      if (node.textContent !== value) node.textContent = value;
+    } else if (value === null || value === undefined) {
+      node.removeAttribute(key);
+    } else {
+      node.setAttribute(key, value);
+    }
+  }
+  return node;
+}
+
+export function text(parent, x, y, words, attrs = {}) {
+  return svg("text", { x, y, "dominant-baseline": "central", ...attrs, text: words }, parent);
+}
+
+// A linear (or base-2 log) map from data to pixels.
+export function scale([d0, d1], [r0, r1], log = false) {
+  const f = log ? Math.log2 : (v) => v;
+  const a = f(d0), b = f(d1);
+  return (v) => r0 + ((f(v) - a) / (b - a)) * (r1 - r0);
+}
+
+// Axes in a box {x, y, w, h}: frame or spines, ticks, tick labels, axis labels, title.
+// spec: {xlim, ylim, xticks, yticks, xticklabels?, yticklabels?, xlabel?, ylabel?, title?, log?, frame?}
+export function axes(parent, box, spec) {
+  const g = svg("g", {}, parent);
+  const sx = scale(spec.xlim, [box.x, box.x + box.w], spec.log === "x");
+  const sy = scale(spec.ylim, [box.y + box.h, box.y]);
+  const spine = { stroke: "#333", "stroke-width": 1, fill: "none" };
+  if (spec.frame) {
+    svg("rect", { x: box.x, y: box.y, width: box.w, height: box.h, ...spine }, g);
+  } else {
+    svg("line", { x1: box.x, x2: box.x + box.w, y1: box.y + box.h, y2: box.y + box.h, ...spine }, g);
+    if (spec.yticks !== undefined) svg("line", { x1: box.x, x2: box.x, y1: box.y, y2: box.y + box.h, ...spine }, g);
+  }
+  (spec.xticks || []).forEach((t, i) => {
+    const x = sx(t);
+    svg("line", { x1: x, x2: x, y1: box.y + box.h, y2: box.y + box.h + 5, stroke: "#333" }, g);
+    const label = spec.xticklabels ? spec.xticklabels[i] : String(t);
+    text(g, x, box.y + box.h + 16, label, { "text-anchor": "middle", class: "tick" });
+  });
+  (spec.yticks || []).forEach((t, i) => {
+    const y = sy(t);
+    svg("line", { x1: box.x - 5, x2: box.x, y1: y, y2: y, stroke: "#333" }, g);
+    const label = spec.yticklabels ? spec.yticklabels[i] : String(t);
+    text(g, box.x - 8, y, label, { "text-anchor": "end", class: "tick" });
+  });
+  if (spec.xlabel) text(g, box.x + box.w / 2, box.y + box.h + 36, spec.xlabel, { "text-anchor": "middle" });
+  if (spec.ylabel) {
+    const x = box.x - (spec.ylabelGap || 44), y = box.y + box.h / 2;
+    text(g, x, y, spec.ylabel, { "text-anchor": "middle", transform: `rotate(-90 ${x} ${y})` });
+  }
+  const title = spec.title === undefined ? null
+    : text(g, box.x + box.w / 2, box.y - 14, spec.title, { "text-anchor": "middle", class: "title" });
+  return { g, sx, sy, title, box };
+}
+
+export function polyline(points) {
+  return points.map(([x, y]) => `${x.toFixed(2)},${y.toFixed(2)}`).join(" ");
+}
+
+// ---- colours -----------------------------------------------------------------------------------------
+// table: {fill: [hex...], text: ["black"|"white"...]} made by attnlib.labs.base.colour_table.
+export function colour(table, lo, hi, value) {
+  const n = table.fill.length;
+  const t = Math.min(1, Math.max(0, (value - lo) / (hi - lo)));
+  const i = Math.min(n - 1, Math.floor(t * n));
+  return { fill: table.fill[i], text: table.text[i] };
+}
+
+// ---- numbers -----------------------------------------------------------------------------------------
+// Python's format(x, ".Nf") (exact decimal value, ties to even), a real minus sign, no "−0.00".
+export function number(x, digits) {
+  if (x === -Infinity) return "−∞";
+  let s = x.toFixed(digits);
+  const exact = Math.abs(x).toFixed(Math.min(100, digits + 40));
+  const rest = exact.slice(exact.indexOf(".") + 1 + digits);
+  if (/^50*$/.test(rest)) {  // a tie: toFixed rounds it away from zero, Python to the even digit
+    const down = (Math.sign(x) * Math.floor(Math.abs(x) * 10 ** digits)) / 10 ** digits;
+    const last = Math.floor(Math.abs(x) * 10 ** digits) % 10;
+    if (last % 2 === 0) s = down.toFixed(digits);
+  }
+  if (Number(s) === 0) s = (0).toFixed(digits);
+  return s.replace("-", "−");
+}
+
+const FIELD = /\{(\w+)(?::\.(\d+)f)?\}/g;
+
+export function escapeHtml(s) {
+  return String(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
+}
+
+// The readout template filled from a frame's fields (attnlib.labs.base.fill is its twin).
+export function fill(template, fields) {
+  return template.replace(FIELD, (_, name, digits) => {
+    if (!(name in fields)) throw new Error(`template field ${name} missing`);
+    const v = fields[name];
+    if (typeof v === "string") return escapeHtml(v);
+    return digits === undefined ? String(Math.trunc(v)) : number(v, Number(digits));
+  });
+}
+
+// softmax over the entries a query may attend to; blocked entries get exactly 0. The one piece of
+// math a page does; the browser tests compare its result with attnlib at every setting.
+export function maskedSoftmax(row, keep = null) {
+  let top = -Infinity;
+  row.forEach((v, j) => { if ((!keep || keep[j]) && v > top) top = v; });
+  const e = row.map((v, j) => ((!keep || keep[j]) ? Math.exp(v - top) : 0));
+  const total = e.reduce((a, b) => a + b, 0);
+  return e.map((v) => v / total);
+}
+
+// ---- fonts and style -------------------------------------------------------------------------------------
+const installed = new Set();
+
+function installFonts(faces) {
+  for (const face of faces || []) {
+    const key = face.family + face.woff.length + face.woff.slice(-16);
+    if (installed.has(key)) continue;
+    installed.add(key);
+    const bytes = Uint8Array.from(atob(face.woff), (c) => c.charCodeAt(0));
+    const font = new FontFace(face.family, bytes.buffer);
+    document.fonts.add(font);
+    font.load().catch(() => {});
+  }
+}
+
+const STYLE = `
+.attn-lab { font-family: ${FONT}; color: #222; font-size: 15px; line-height: 1.35; max-width: 1100px; }
+.attn-lab .bar { display: flex; flex-wrap: wrap; gap: 6px 22px; align-items: center; margin: 4px 0 6px; }
+.attn-lab .control { display: flex; align-items: center; gap: 8px; }
+.attn-lab .control > .name { white-space: nowrap; }
+.attn-lab input[type=range] { width: 220px; accent-color: #4c72b0; }
+.attn-lab output { min-width: 3.2em; font-variant-numeric: tabular-nums; font-weight: 600; }
+.attn-lab fieldset { border: 0; padding: 0; margin: 0; display: flex; align-items: center; gap: 0; }
+.attn-lab fieldset legend { float: left; margin-right: 8px; padding: 0; }
+.attn-lab .toggle input { position: absolute; opacity: 0; width: 1px; height: 1px; }
+.attn-lab .toggle span { display: inline-block; padding: 3px 12px; border: 1px solid #9a9a9a;
+  background: #f4f4f4; cursor: pointer; margin-left: -1px; }
+.attn-lab .toggle input:checked + span { background: #4c72b0; color: white; border-color: #4c72b0; }
+.attn-lab .toggle input:focus-visible + span, .attn-lab select:focus-visible,
+.attn-lab input[type=range]:focus-visible { outline: 3px solid #f0a030; outline-offset: 1px; }
+.attn-lab select { font: inherit; padding: 2px 4px; }
+.attn-lab svg.figure { width: 100%; height: auto; display: block; font-family: ${FONT}; font-size: 14px; }
+.attn-lab svg .tick { font-size: 13px; }
+.attn-lab svg .title { font-size: 15px; }
+.attn-lab svg .cell { font-size: 11px; }
+.attn-lab .readout { margin-top: 4px; font-size: 15px; }
+`;
+
+// ---- controls ----------------------------------------------------------------------------------------
+let uid = 0;
+
+function upperIndex(control, values) {
+  const options = control.options;
+  if (!control.limit) return options.length - 1;
+  const cap = values[control.limit];
+  let i = options.length - 1;
+  while (i > 0 && options[i] > cap) i -= 1;
+  return i;
+}
+
+export function clamp(controls, values) {
+  const out = { ...values };
+  for (const c of controls) if (c.limit && out[c.name] > out[c.limit]) out[c.name] = out[c.limit];
+  return out;
+}
+
+function indexOf(options, value) {
+  const i = options.findIndex((o) => o === value);
+  return i < 0 ? 0 : i;
+}
+
+function mountControls(bar, controls, values, onChange) {
+  const updaters = controls.map((c) => {
+    const box = document.createElement("div");
+    box.className = "control";
+    box.dataset.control = c.name;
+    box.dataset.kind = c.kind;
+    bar.appendChild(box);
+    const id = `attn-lab-${++uid}`;
+    if (c.kind === "slider") {
+      box.innerHTML = `<label class="name" for="${id}"></label><input type="range" id="${id}" min="0" step="1"><output for="${id}"></output>`;
+      const [label, input, out] = box.children;
+      label.textContent = c.description;
+      input.addEventListener("input", () => onChange(c.name, c.options[Number(input.value)]));
+      return (v) => {
+        input.max = String(upperIndex(c, v));
+        const i = indexOf(c.options, v[c.name]);
+        if (input.value !== String(i)) input.value = String(i);
+        out.textContent = c.labels[i];
+        input.setAttribute("aria-valuetext", c.labels[i]);
+      };
+    }
+    if (c.kind === "toggle") {
+      const group = document.createElement("fieldset");
+      group.setAttribute("role", "radiogroup");
+      const legend = document.createElement("legend");
+      legend.textContent = c.description;
+      group.appendChild(legend);
+      const inputs = c.options.map((_, i) => {
+        const label = document.createElement("label");
+        label.className = "toggle";
+        label.innerHTML = `<input type="radio" name="${id}"><span></span>`;
+        label.lastChild.textContent = c.labels[i];
+        label.firstChild.addEventListener("change", () => onChange(c.name, c.options[i]));
+        group.appendChild(label);
+        return label.firstChild;
+      });
+      box.appendChild(group);
+      return (v) => { inputs.forEach((input, i) => { input.checked = c.options[i] === v[c.name]; }); };
+    }
+    box.innerHTML = `<label class="name" for="${id}"></label><select id="${id}"></select>`;
+    const [label, select] = box.children;
+    label.textContent = c.description;
+    c.labels.forEach((words, i) => {
+      const option = document.createElement("option");
+      option.value = String(i);
+      option.textContent = words;
+      select.appendChild(option);
+    });
+    select.addEventListener("change", () => onChange(c.name, c.options[Number(select.value)]));
+    return (v) => { select.value = String(indexOf(c.options, v[c.name])); };
+  });
+  const update = (v) => updaters.forEach((u) => u(v));
+  update(values);
+  return update;
+}
+
+// Arrow keys belong to the lab control in focus, not to the notebook or the slides around it. Those
+// listen on the document in the capture phase (JupyterLab's shortcuts, RISE), so the key is stopped
+// on the way down, at the window; the control's own default action (a range input moving) still runs.
+function keepKeysInLabs() {
+  if (window.__attnLabKeys) return;
+  window.__attnLabKeys = true;
+  window.addEventListener("keydown", (event) => {
+    const target = event.target;
+    if (target instanceof Element && target.matches("input, select") && target.closest(".attn-lab")) {
+      event.stopPropagation();
+    }
+  }, true);
+}
+
+// ---- a lab -----------------------------------------------------------------------------------------------
+// def: {build(figure, spec) -> view, frame(spec, values) -> {fields, ...}, draw(view, frame, spec, values)}
+export function createLab(def) {
+  function render({ model, el }) {
+    const spec = model.get("spec");
+    let values = { ...model.get("values") };
+    installFonts(spec.fonts);
+    const root = document.createElement("div");
+    root.className = "attn-lab";
+    root.dataset.lab = spec.name;
+    root.innerHTML = `<style>${STYLE}</style><div class="bar"></div><div class="picture"></div><div class="readout" aria-live="polite"></div>`;
+    el.appendChild(root);
+    keepKeysInLabs();
+    const [, bar, picture, readout] = root.children;
+    const view = def.build(picture, spec);
+    const figure = picture.querySelector("svg.figure");
+    if (figure) figure.style.maxWidth = `${1.25 * figure.viewBox.baseVal.width}px`;
+    const paint = () => {
+      const frame = def.frame(spec, values);
+      def.draw(view, frame, spec, values);
+      const words = fill(spec.readout, frame.fields);
+      if (readout.innerHTML !== words) readout.innerHTML = words;
+      root.dataset.values = JSON.stringify(values);
+    };
+    const updateControls = mountControls(bar, spec.controls, values, (name, value) => {
+      values = clamp(spec.controls, { ...values, [name]: value });
+      updateControls(values);
+      paint();  // repaint first: the kernel hears of it afterwards
+      model.set("values", values);
+      model.save_changes();
+    });
+    const onModel = () => {
+      const next = model.get("values");
+      if (JSON.stringify(next) === JSON.stringify(values)) return;  // our own change, painted already
+      values = { ...next };
+      updateControls(values);
+      paint();
+    };
+    model.on("change:values", onModel);
+    paint();
+    // For tests and benchmarks: the lab's own functions, its model, and the setting on show.
+    root.attnLab = { def, spec, model, get values() { return values; } };
+    return () => model.off("change:values", onModel);
+  }
+  return { render, ...def };
+}
+
+// A stand-in for anywidget's model where no kernel runs: the stored state, and no one to tell.
+export function staticModel(state) {
+  const data = { spec: state.spec, values: { ...state.values } };
+  const handlers = {};
+  return {
+    get: (key) => data[key],
+    set: (key, value) => {  // as anywidget's model: a change is announced to the views
+      data[key] = value;
+      (handlers[`change:${key}`] || []).forEach((fn) => fn());
+    },
+    save_changes: () => {},
+    on: (event, fn) => { (handlers[event] = handlers[event] || []).push(fn); },
+    off: () => {},
+  };
+}
+
+export function mountStatic(lab, el, state) {
+  return lab.render({ model: staticModel(state), el });
+}

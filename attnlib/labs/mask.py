@@ -1,0 +1,143 @@
+"""The mask lab of notebook 06: a padded batch, four kinds of mask, scores → masked → weights.
+
+Taught in: 06 §5. Sentence b keeps its first ``lengths[b]`` tokens; the rest of its T positions are
+padding (label "<pad>", embedding all zeros, so its scores are 0 unless masked).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from matplotlib.figure import Figure
+
+from .. import plot
+from ..checks import as_float_array, check_finite
+from ..core import causal_mask, padding_mask, softmax
+from .base import Control, Lab, colour_table, number, slider
+
+MASK_TYPES = ("none", "padding", "causal", "both")
+PAD = "<pad>"
+READOUT = ("mask <b>{mask}</b> · T = {T} · real tokens {real} · {blocked} of {cells} cells blocked, "
+           "each with weight exactly 0 · every row sums to 1 · most weight a real token puts on padding, "
+           "per sentence: <b>{leaks}</b>")
+TITLES = ("scores  Q·Kᵀ/√d_k", "masked scores  + M", "weights  softmax")
+
+
+def _batch_scores(X: np.ndarray, W_q: np.ndarray, W_k: np.ndarray) -> np.ndarray:
+    """Scaled scores of every sentence of a batch, ``(X·W_q)(X·W_k)ᵀ/√d_k``: (B, T, T)."""
+    Q, K = X @ W_q, X @ W_k
+    return Q @ np.swapaxes(K, -1, -2) / np.sqrt(Q.shape[-1])
+
+
+def make_mask_lab(
+    X: Any, tokens: list[list[str]], *, W_q: Any = None, W_k: Any = None, mask: str = "both",
+    seq_len: int | None = None, lengths: list[int] | None = None,
+) -> Lab:
+    """The mask lab: mask type ("none", "padding", "causal", "both"), sequence length T, and the
+    number of real tokens of each sentence (at most T).
+
+    Parameters
+    ----------
+    X, tokens
+        Embeddings and words of the full sentences.
+    W_q, W_k
+        Projections (default: the identity, so the scores are X·Xᵀ/√d_model).
+    mask, seq_len, lengths
+        Starting values of the controls (defaults: both, T, T for each).
+
+    Shapes
+    ------
+    X (B, T, d_model), tokens (B, T), W_q (d_model, d_k), W_k (d_model, d_k), lengths (B,)
+
+    Returns
+    -------
+    Lab
+        ``lab.state`` holds ``mask``, ``seq_len``, ``lengths``, ``tokens``, ``keep`` (B, T, T),
+        ``scores``, ``weights`` (B, T, T) and ``leak`` (per sentence, the most weight a real token
+        puts on padding keys).
+    """
+    X = as_float_array(X, "X", expected="(B, T, d_model)")
+    if X.ndim != 3 or len(tokens) != X.shape[0] or any(len(t) != X.shape[1] for t in tokens):
+        raise ValueError(f"X must have shape (B, T, d_model) with B lists of T tokens; got {X.shape}")
+    check_finite(X, "X")
+    B, T_max, d_model = X.shape
+    W_q = np.eye(d_model) if W_q is None else as_float_array(W_q, "W_q", expected="(d_model, d_k)")
+    W_k = np.eye(d_model) if W_k is None else as_float_array(W_k, "W_k", expected="(d_model, d_k)")
+    if mask not in MASK_TYPES:
+        raise ValueError(f"mask must be one of {MASK_TYPES}; got {mask!r}")
+    seq_len = T_max if seq_len is None else seq_len
+    lengths = [seq_len] * B if lengths is None else list(lengths)
+    if not 1 <= seq_len <= T_max or len(lengths) != B or not all(1 <= n <= seq_len for n in lengths):
+        raise ValueError(
+            f"need 1 <= seq_len <= {T_max} and {B} lengths in 1..seq_len; got {seq_len}, {lengths}"
+        )
+    vmax = float(np.abs(_batch_scores(X, W_q, W_k)).max()) or 1.0  # padding only puts zeros in
+
+    def frame(mask: str, seq_len: int, **lengths_: int) -> dict:
+        T = seq_len
+        n_real = [min(lengths_[f"length_{b + 1}"], T) for b in range(B)]
+        real = np.arange(T)[None, :] < np.array(n_real)[:, None]  # (B, T)
+        Xb = np.where(real[..., None], X[:, :T], 0.0)  # padding embeds as zeros
+        words = [[tokens[b][j] if real[b, j] else PAD for j in range(T)] for b in range(B)]
+        scores = _batch_scores(Xb, W_q, W_k)
+        keep = np.ones((B, T, T), dtype=bool)
+        if mask in ("padding", "both"):
+            keep &= padding_mask(np.array(n_real), T)
+        if mask in ("causal", "both"):
+            keep &= causal_mask(T)
+        weights = softmax(np.where(keep, scores, -np.inf), axis=-1)
+        # Per sentence: the most weight any real query puts on padding keys.
+        leak = np.where(real, (weights * ~real[:, None, :]).sum(axis=-1), 0.0).max(axis=-1)
+        names = [f"sentence {b + 1}: {n} real" + (f" + {T - n} {PAD}" if T > n else "") for b, n in
+                 enumerate(n_real)]
+        fields = {"mask": mask, "T": T, "real": "[" + ", ".join(map(str, n_real)) + "]",
+                  "blocked": int((~keep).sum()), "cells": keep.size,
+                  "leaks": ", ".join(number(x, 3) for x in leak)}
+        return {"mask": mask, "seq_len": T, "lengths": n_real, "tokens": words, "keep": keep,
+                "scores": scores, "weights": weights, "leak": leak, "names": names, "fields": fields}
+
+    def snapshot(**values: Any) -> Figure:
+        f = frame(**values)
+        height = 1.0 + 3.9 * B
+        fig = plot.new_figure((12.5, height), dpi=80)
+        grid = fig.add_gridspec(B, 6, width_ratios=[1, 1, 0.05, 0.2, 1, 0.05], left=0.105, right=0.925,
+                                top=1 - 0.35 / height, bottom=0.65 / height, wspace=0.12, hspace=0.3)
+        rows = []
+        for b in range(B):
+            axes = [fig.add_subplot(grid[b, k]) for k in (0, 1, 4)]
+            plot.mask_panels(f["scores"][b], f["keep"][b], f["tokens"][b], axes=axes, size=T_max, vmax=vmax,
+                             titles=b == 0)
+            box = axes[0].get_position()
+            fig.text(0.012, (box.y0 + box.y1) / 2, f["names"][b], rotation=90, ha="left", va="center")
+            rows.append(axes)
+        for ax in fig.axes:
+            for text in ax.texts:
+                if text.get_gid() == plot.ANNOT_GID:
+                    text.set_fontsize(9)  # fits "−0.25" in a cell of a T = 8 grid
+        fig.colorbar(rows[0][0].collections[0], cax=fig.add_subplot(grid[:, 2])).set_label("score")
+        fig.colorbar(rows[0][2].collections[0], cax=fig.add_subplot(grid[:, 5])).set_label("attention weight")
+        return fig
+
+    # What the page draws from: each sentence's scores with its first n tokens real (the rest zero
+    # embeddings), for every n; the page crops them to T, masks them and takes the softmax.
+    scores_by_length = []
+    for b in range(B):
+        per_n = []
+        for n in range(1, T_max + 1):
+            Xb = X[b].copy()
+            Xb[n:] = 0.0
+            per_n.append(_batch_scores(Xb, W_q, W_k))
+        scores_by_length.append(per_n)
+    controls = [
+        Control("mask", "toggle", "mask", list(MASK_TYPES)),
+        slider("seq_len", "sequence length T", 2, T_max, 1),
+        *(Control(f"length_{b + 1}", "slider", f"real tokens in sentence {b + 1}", list(range(1, T_max + 1)),
+                  limit="seq_len") for b in range(B)),
+    ]
+    values = {"mask": mask, "seq_len": seq_len, **{f"length_{b + 1}": n for b, n in enumerate(lengths)}}
+    data = {"tokens": tokens, "pad": PAD, "scores": scores_by_length, "vmax": vmax, "titles": TITLES,
+            "scores_cmap": colour_table("scores"), "weights_cmap": colour_table("weights"),
+            "masked_colour": plot.MASKED_COLOUR}
+    return Lab("mask", controls, values, data, frame=frame, readout=READOUT, snapshot=snapshot,
+               texts=[*TITLES, "sentence 1: real + <pad>", "score", "attention weight", "−∞"])

@@ -1,0 +1,73 @@
+// The softmax-scale lab (notebook 02): one row's weights as bars, and the entropy of every row
+// against the scale s. Python sends the weights, entropies and curves for every setting.
+import { axes, colour, createLab, fill, number, polyline, svg, text } from "./kit.js";
+
+const W = 1000, H = 390;
+
+function build(picture, spec) {
+  const d = spec.data;
+  const root = svg("svg", { class: "figure", viewBox: `0 0 ${W} ${H}`, role: "img" }, picture);
+  const T = d.tokens.length;
+  const bars = axes(root, { x: 80, y: 40, w: 320, h: 270 }, {
+    ...d.bars_axes, xticks: [], xlabel: "key", ylabel: "attention weight", title: "", frame: true });
+  svg("line", { x1: 80, x2: 400, y1: bars.sy(1), y2: bars.sy(1), stroke: "#ccc" }, bars.g);
+  const slot = 320 / T;
+  const columns = d.tokens.map((token, j) => {
+    const x = 80 + slot * (j + 0.175);
+    text(bars.g, x + 0.325 * slot, 326, token, { "text-anchor": "middle", class: "tick" });
+    return {
+      bar: svg("rect", { x, width: 0.65 * slot, "stroke-width": 2 }, bars.g),
+      label: text(bars.g, x + 0.325 * slot, 0, "", { "text-anchor": "middle" }),
+    };
+  });
+  const curves = axes(root, { x: 530, y: 40, w: 440, h: 270 }, {
+    ...d.curve_axes, xlabel: "scale s", ylabel: "entropy of the row (nats)", ylabelGap: 50, frame: true });
+  const { sx, sy } = curves;
+  svg("line", { x1: 530, x2: 970, y1: sy(d.uniform), y2: sy(d.uniform), stroke: "#888", "stroke-dasharray": "5 3" }, curves.g);
+  const lines = d.curves.map((row, i) => svg("polyline", {
+    points: polyline(d.curve_scales.map((s, k) => [sx(s), sy(row[k])])), fill: "none", stroke: d.colours[i],
+  }, curves.g));
+  const mark = svg("line", { y1: 40, y2: 310, stroke: "#333" }, curves.g);
+  const dot = svg("circle", { r: 5, stroke: "black" }, curves.g);
+  const legend = svg("g", {}, curves.g);
+  [...d.tokens.map((t, i) => [`row ${t}`, d.colours[i], null]), [`uniform: log ${T}`, "#888", "5 3"]]
+    .forEach(([words, c, dash], k) => {
+      const x = 735 + 115 * (k % 2), y = 58 + 20 * Math.floor(k / 2);
+      svg("line", { x1: x, x2: x + 24, y1: y, y2: y, stroke: c, "stroke-width": 2, "stroke-dasharray": dash }, legend);
+      text(legend, x + 30, y, words, { class: "tick" });
+    });
+  return { d, bars, columns, lines, mark, dot, sx, sy };
+}
+
+function frame(spec, values) {
+  const d = spec.data;
+  const s = spec.controls[1].options.indexOf(values.scale);
+  const q = values.query;
+  return { weights: d.weights[q][s], outlined: d.outlined[q][s], entropy: d.entropy[q][s], fields: d.fields[q][s] };
+}
+
+function draw(v, f, spec, values) {
+  const { d, bars } = v;
+  f.weights.forEach((w, j) => {
+    const { bar, label } = v.columns[j];
+    const c = colour(d.cmap, 0, 1, w);
+    bar.setAttribute("y", bars.sy(w));
+    bar.setAttribute("height", bars.sy(0) - bars.sy(w));
+    bar.setAttribute("fill", c.fill);
+    bar.setAttribute("stroke", f.outlined[j] ? "black" : "none");
+    label.setAttribute("y", bars.sy(w) - 10);
+    label.textContent = number(w, 3);
+  });
+  bars.title.textContent = fill(d.title, f.fields);
+  v.lines.forEach((line, i) => {
+    line.setAttribute("stroke-width", i === values.query ? 3 : 1.2);
+    line.setAttribute("stroke-opacity", i === values.query ? 1 : 0.55);
+  });
+  const x = v.sx(values.scale);
+  v.mark.setAttribute("x1", x); v.mark.setAttribute("x2", x);
+  v.dot.setAttribute("cx", x); v.dot.setAttribute("cy", v.sy(f.entropy));
+  v.dot.setAttribute("fill", d.colours[values.query]);
+}
+
+const lab = createLab({ build, frame, draw });
+export default lab;

@@ -1,0 +1,89 @@
+"""The softmax-scale lab of notebook 02: multiply one row of scores by s and watch its weights.
+
+Taught in: 02 §5. s = 0 gives uniform weights (entropy log T); a large s piles the weight on the
+largest score (on all of them equally if several tie). The temperature is 1/s.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from matplotlib.figure import Figure
+
+from .. import plot
+from ..checks import as_float_array
+from ..core import entropy, softmax
+from .base import Control, Lab, axis_spec, colour_table, number, slider
+
+READOUT = ("s = {scale:.1f} (temperature 1/s = {temperature}) · row {row}: largest weight {largest:.4f} "
+           "on {top} · entropy {entropy:.4f} nats (uniform: {uniform:.4f})")
+TITLE = "weights of row {row} at s = {scale:.1f}"
+CURVE_POINTS = 201
+
+
+def make_softmax_scale_lab(
+    scores: Any, tokens: list[str], *, scale: float = 1.0, query: int = 0, max_scale: float = 10.0
+) -> Lab:
+    """Lab for notebook 02: a query menu and a scale slider s (0 to ``max_scale``, step 0.1).
+
+    Shapes
+    ------
+    scores (T, T), tokens (T,)
+
+    Returns
+    -------
+    Lab
+        Bars of the row's weights beside the entropy curves of every row; ``lab.state`` holds
+        ``weights`` (T,), ``entropy`` and ``largest``.
+    """
+    scores = as_float_array(scores, "scores", expected="(T, T)")
+    if scores.ndim != 2 or scores.shape != (len(tokens), len(tokens)):
+        raise ValueError(f"scores must have shape (T, T) for T={len(tokens)} tokens; got {scores.shape}")
+    T = len(tokens)
+    controls = [
+        Control("query", "menu", "query row", list(range(T)), list(tokens)),
+        slider("scale", "scale s", 0.0, max_scale, 0.1),
+    ]
+    uniform = float(np.log(T))
+
+    def frame(query: int, scale: float) -> dict:
+        w = softmax(scale * scores[query])
+        top = [tokens[j] for j in np.flatnonzero(np.isclose(w, w.max(), rtol=0, atol=1e-9))]
+        h = float(entropy(w))
+        fields = {"scale": scale, "temperature": "∞" if scale == 0 else number(1 / scale, 2),
+                  "row": tokens[query], "largest": float(w.max()), "top": " and ".join(top),
+                  "entropy": h, "uniform": uniform}
+        return {"weights": w, "entropy": h, "largest": float(w.max()),
+                "outlined": np.isclose(w, w.max(), rtol=0, atol=1e-9), "fields": fields}
+
+    def snapshot(query: int, scale: float) -> Figure:
+        fig = plot.new_figure((9.6, 3.7))
+        ax_bars, ax_h = fig.subplots(1, 2, width_ratios=[1, 1.35])
+        plot.weight_bars(softmax(scale * scores[query]), tokens, ax=ax_bars,
+                         title=f"weights of row {tokens[query]} at s = {scale:.1f}")
+        plot.entropy_curves(scores, tokens, scales=np.linspace(0.0, max_scale, CURVE_POINTS), ax=ax_h,
+                            highlight=query, mark=scale)
+        fig.tight_layout()
+        return fig
+
+    fine = np.linspace(0.0, max_scale, CURVE_POINTS)
+    frames = [[frame(q, s) for s in controls[1].options] for q in range(T)]
+    figure = snapshot(query, scale)
+    data = {
+        "tokens": tokens,
+        "weights": [[f["weights"] for f in row] for row in frames],
+        "outlined": [[f["outlined"] for f in row] for row in frames],
+        "fields": [[f["fields"] for f in row] for row in frames],
+        "entropy": [[f["entropy"] for f in row] for row in frames],
+        "curve_scales": fine,
+        "curves": entropy(softmax(fine[:, None, None] * scores[None], axis=-1)).T,  # (T, n)
+        "uniform": uniform,
+        "colours": [plot.token_colour(i) for i in range(T)],
+        "cmap": colour_table("weights"),
+        "bars_axes": axis_spec(figure.axes[0]),
+        "curve_axes": axis_spec(figure.axes[1]),
+        "title": TITLE,
+    }
+    return Lab("softmax_scale", controls, {"query": query, "scale": scale}, data, frame=frame,
+               readout=READOUT, snapshot=snapshot, texts=[TITLE, "entropy of the row (nats)"])

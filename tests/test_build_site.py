@@ -1,0 +1,203 @@
+"""tools/build_site.py and tools/offline_pages.py without a browser: what goes on a page.
+
+A small notebook is made here with nbformat, holding the stored state of a real dot-product lab, a quiz
+and a widget that needs Python, so nothing depends on the executed notebooks. The pages themselves are
+opened in chromium by tests/browser/test_site.py.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from attnlib.labs import make_dot_product_lab
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+import build_site  # noqa: E402
+import build_slides  # noqa: E402
+import offline_pages  # noqa: E402
+
+VIEW, STATE = offline_pages.WIDGET_VIEW, offline_pages.WIDGET_STATE
+
+
+@pytest.fixture(scope="module")
+def lab():
+    lab = make_dot_product_lab(angle=45)
+    yield lab
+    lab.close()
+
+
+def view(model_id: str, **static) -> nbformat.NotebookNode:
+    return nbformat.v4.new_output("display_data", {VIEW: {"model_id": model_id}, "text/plain": "...", **static})
+
+
+def notebook(lab, number: str = "01", title: str = "Inner products") -> nbformat.NotebookNode:
+    """A notebook as nbclient stores one: widget state in the metadata, views in the outputs."""
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["widgets"] = {STATE: {"version_major": 2, "version_minor": 0, "state": {
+        "lab": {"model_module": "anywidget", "model_name": "AnyModel", "model_module_version": "~0.11.*",
+                "state": {"_model_module": "anywidget", "_model_name": "AnyModel", "_esm": lab._esm,
+                          "spec": json.loads(json.dumps(lab.spec)), "values": dict(lab.values)}},
+        "quiz": {"model_module": "@jupyter-widgets/controls", "model_name": "VBoxModel", "state": {}},
+        "slider": {"model_module": "@jupyter-widgets/controls", "model_name": "IntSliderModel", "state": {}},
+        "other": {"model_module": "anywidget", "model_name": "AnyModel",
+                  "state": {"_model_module": "anywidget", "spec": {"name": "../../etc"}, "values": {}}},
+    }}}
+    lab_cell = nbformat.v4.new_code_cell("# NBVAL_IGNORE_OUTPUT\nlab")
+    lab_cell.outputs = [view("lab")]
+    quiz = nbformat.v4.new_code_cell("quiz(1)")
+    quiz.outputs = [view("quiz", **{"text/markdown": "1. A question?"})]
+    both = nbformat.v4.new_code_cell("quiz(2)")
+    both.outputs = [view("quiz", **{"text/markdown": "md", "text/html": "<p>html</p>"})]
+    dead = nbformat.v4.new_code_cell("slider")
+    dead.outputs = [view("slider"), view("other"), view("missing")]
+    notes = nbformat.v4.new_markdown_cell("Ask the room.")
+    notes.metadata["slideshow"] = {"slide_type": "notes"}
+    nb.cells = [
+        nbformat.v4.new_markdown_cell(
+            f"# {number} · {title}\n\nAttention begins with $XX^\\top$\none line more.\n\nSecond paragraph."
+        ),
+        notes,
+        lab_cell,
+        quiz,
+        both,
+        dead,
+        nbformat.v4.new_markdown_cell(
+            "← previous: [00 · Start](00_start_here.ipynb) · [§2](02_softmax.ipynb#2.-Weights) · "
+            "[not ours](https://example.org/a.ipynb)"
+        ),
+    ]
+    return nb
+
+
+def rel_href(html: str, rel: str) -> str | None:
+    """The href of the link with ``rel`` (attributes in any order: nbconvert re-serialises the page)."""
+    for tag in re.findall(r"<a\s[^>]*>", html):
+        if f'rel="{rel}"' in tag:
+            return re.search(r'href="([^"]*)"', tag).group(1)
+    return None
+
+
+def lab_payload(html: str, element_id: str) -> dict:
+    found = re.search(rf'<script type="application/json" id="{element_id}-state">(.*?)</script>', html, re.S)
+    assert found, f"no stored state for {element_id}"
+    return json.loads(found.group(1).replace("<\\/", "</"))
+
+
+def test_a_lab_output_becomes_the_lab_drawn_from_its_stored_state(lab):
+    nb = notebook(lab)
+    assert offline_pages.static_outputs(nb) == 1
+    [output] = nb.cells[2].outputs
+    assert list(output["data"]) == ["text/html"]
+    html = output["data"]["text/html"]
+    assert html.startswith('<div class="live-lab">') and 'id="lab-1"' in html
+    assert lab_payload(html, "lab-1") == lab.page_state()  # the spec and values as stored
+    assert "mountStatic(lab" in html and "// ---- dot_product.js ----" in html  # kit and lab module inlined
+    assert "widgets" not in nb.metadata  # no widget manager will look for it
+
+
+def test_a_quiz_keeps_its_text_and_other_widgets_get_a_note(lab):
+    nb = notebook(lab)
+    offline_pages.static_outputs(nb)
+    assert nb.cells[3].outputs[0]["data"] == {"text/markdown": "1. A question?"}
+    assert nb.cells[4].outputs[0]["data"] == {"text/html": "<p>html</p>"}  # HTML preferred when both
+    note = {"text/html": offline_pages.WIDGET_NOTE}
+    # a plain slider, an anywidget that is no attnlib lab (a name that is not a lab module), a lost model
+    assert [o["data"] for o in nb.cells[5].outputs] == [note, note, note]
+
+
+def test_labs_are_numbered_in_page_order(lab):
+    nb = notebook(lab)
+    nb.cells.insert(3, nbformat.v4.new_code_cell("lab", outputs=[view("lab")]))
+    assert offline_pages.static_outputs(nb) == 2
+    ids = [re.search(r'id="(lab-\d+)"', c.outputs[0]["data"]["text/html"]).group(1) for c in nb.cells[2:4]]
+    assert ids == ["lab-1", "lab-2"]
+
+
+def test_the_site_copy_links_pages_strips_the_harness_and_sets_notes_aside(lab):
+    original = notebook(lab)
+    nb = build_site.for_site(original)
+    assert nb.metadata["title"] == "01 · Inner products"
+    assert nb.cells[2].source == "lab"
+    assert "lecture-notes" in nb.cells[1].metadata["tags"]
+    links = nb.cells[-1].source
+    assert "(00_start_here.html)" in links and "(02_softmax.html#2.-Weights)" in links
+    assert "(https://example.org/a.ipynb)" in links  # only links between notebooks of the series
+    assert "widgets" in original.metadata and "NBVAL" in original.cells[2].source  # the input is untouched
+
+
+def test_slides_and_site_draw_a_lab_with_the_same_function(lab):
+    site, slides = build_site.for_site(notebook(lab)), build_slides.for_slides(notebook(lab))
+    assert site.cells[2].outputs == slides.cells[2].outputs
+    assert slides.cells[2].metadata["slideshow"]["slide_type"] == "subslide"  # a slide of its own
+    assert "(00_start_here.slides.html)" in slides.cells[-1].source
+
+
+def test_first_paragraph_and_a_colon_brings_the_next_block():
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_markdown_cell("# 00 · Start\n\nOne formula:\n\n$$O = V$$\n\nMore.\n")]
+    assert build_site.first_paragraph(nb) == "One formula:\n\n$$O = V$$"
+    nb.cells[0].source = "# 01 · Dots\n\nFirst line\nsecond line.\n\nNot this."
+    assert build_site.first_paragraph(nb) == "First line\nsecond line."
+
+
+def test_the_bar_links_index_previous_and_next():
+    pages = [build_site.Page(Path(f"0{i}_n{i}.ipynb"), f"0{i} · N{i}", "") for i in range(3)]
+    first, middle, last = (build_site.bar(pages, i) for i in range(3))
+    assert rel_href(first, "index") == "index.html" and rel_href(first, "prev") is None
+    assert '<span class="off">← previous</span>' in first and rel_href(first, "next") == "01_n1.html"
+    assert (rel_href(middle, "prev"), rel_href(middle, "next")) == ("00_n0.html", "02_n2.html")
+    assert rel_href(last, "next") is None and '<span class="off">next →</span>' in last
+
+
+def test_build_writes_index_pages_and_vendored_files(lab, tmp_path):
+    if not offline_pages.cached(build_site.PACKAGES, offline_pages.CACHE):
+        pytest.skip("MathJax is not in .cache/slides/ yet (the browser tests fetch it with npm)")
+    paths = []
+    for number, title in (("00", "Start here"), ("01", "Inner products")):
+        path = tmp_path / f"{number}_{title.split()[0].lower()}.ipynb"
+        nbformat.write(notebook(lab, number, title), path)
+        paths.append(path)
+    out = tmp_path / "site"
+    pages = build_site.build(paths, out, log=lambda *_: None)
+    assert [p.name for p in pages] == ["00_start.html", "01_inner.html"]
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert 'href="00_start.html">00 · Start here</a>' in index
+    assert "Attention begins with $XX^\\top$" in index and "Second paragraph" not in index
+    assert build_site.HOW_TO in index
+    page = pages[1].read_text(encoding="utf-8")
+    assert rel_href(page, "prev") == "00_start.html" and 'href="00_start_here.html"' in page
+    assert page.count('class="attn-lab-mount"') == 1 and "<details" not in page
+    loads = re.findall(r"""<(?:script|img|link|iframe)\b[^>]*(?:src|href)\s*=\s*["']?([^"' >]+)""", page)
+    assert loads and not [url for url in loads if "//" in url]  # (links to read elsewhere may be remote)
+    assert offline_pages.MATHJAX_URL in page and (out / offline_pages.MATHJAX_URL).is_file()
+    assert (out / offline_pages.CJK_URL).is_file() and (out / "assets" / "site.css").is_file()
+
+
+def test_a_solution_is_folded_away(lab, tmp_path):
+    if not offline_pages.cached(build_site.PACKAGES, offline_pages.CACHE):
+        pytest.skip("MathJax is not in .cache/slides/ yet (the browser tests fetch it with npm)")
+    nb = nbformat.v4.new_notebook()
+    solution = nbformat.v4.new_code_cell("def solution(): return 1")
+    solution.metadata["jupyter"] = {"source_hidden": True}
+    nb.cells = [nbformat.v4.new_markdown_cell("# 01 · One\n\nText."), solution]
+    nbformat.write(nb, tmp_path / "01_one.ipynb")
+    [page] = build_site.build([tmp_path / "01_one.ipynb"], tmp_path / "site", log=lambda *_: None)
+    folded = re.search(r'<details class="solution"><summary>Show the code</summary>(.*?)</details>',
+                       page.read_text(encoding="utf-8"), re.S)
+    assert folded and "solution" in folded.group(1)
+
+
+def test_without_npm_or_cache_the_site_says_what_to_install(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(offline_pages, "CACHE", tmp_path / "cache")
+    monkeypatch.setattr(offline_pages.shutil, "which", lambda name: None)
+    path = tmp_path / "01_one.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(), path)
+    assert build_site.main([str(path), "--out", str(tmp_path / "out")]) == 2
+    assert "`make site` needs npm once" in capsys.readouterr().err

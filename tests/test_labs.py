@@ -1,0 +1,256 @@
+"""The five slider labs, Python side: their numbers, controls, limits, readouts and snapshots.
+
+What the page draws is checked against these frames at every setting in tests/browser/test_lab_frames.py.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import warnings
+
+import numpy as np
+import pytest
+
+import attnlib
+from attnlib import data, labs, plot
+from attnlib.labs import base
+
+X2 = np.array([[2.0, 0.5], [1.0, 2.0], [-1.0, 1.0]])  # the 2-D stand-in of notebook 03
+
+
+@pytest.fixture(autouse=True)
+def _style():
+    with plot.use_style(), warnings.catch_warnings():
+        warnings.filterwarnings("error", message=".*[Gg]lyph")  # a missing glyph (早 上 好) is a failure
+        yield
+
+
+def _toy():
+    d = data.load("zao_shang_hao")
+    return np.asarray(d["X"]), d["tokens"]
+
+
+def _green_grass():
+    d = data.load("green_grass")
+    X = np.array([[d["vocabulary"][w] for w in s] for s in (d["tokens"], d["second_tokens"])])
+    return X, [d["tokens"], d["second_tokens"]]
+
+
+def build(name: str) -> labs.Lab:
+    """The labs as the notebooks build them."""
+    if name == "dot_product":
+        return labs.make_dot_product_lab(angle=60, length_a=2.0, length_b=1.5)
+    if name == "softmax_scale":
+        X, tokens = _toy()
+        return labs.make_softmax_scale_lab(X @ X.T, tokens, scale=1.0, query=0)
+    if name == "convex_hull":
+        return labs.make_convex_hull_lab(X2, ["早", "上", "好"], scale=1.0)
+    if name == "dk":
+        return labs.make_dk_lab(rng=np.random.default_rng(0), d_k=64, scaled=False, n_keys=8)
+    X, tokens = _green_grass()
+    return labs.make_mask_lab(X, tokens, mask="both", lengths=[8, 5])
+
+
+NAMES = ["dot_product", "softmax_scale", "convex_hull", "dk", "mask"]
+
+
+@pytest.fixture(scope="module", params=NAMES)
+def lab(request):
+    with plot.use_style():
+        return build(request.param)
+
+
+# ---- every lab -------------------------------------------------------------------------------------
+
+
+def test_spec_is_plain_json_and_small(lab):
+    text = json.dumps(lab.spec, allow_nan=False)  # NaN or inf would break the page
+    assert len(text) < 1_000_000, f"{lab.name}: {len(text)} bytes"
+    assert lab.spec["name"] == lab.name and lab.spec["fonts"][0]["family"] == "Attn Sans"
+
+
+def test_the_bundle_is_one_module_with_the_kit_inside(lab):
+    module = base.bundle(lab.name)
+    assert lab._esm == module
+    assert "import " not in re.sub(r"//.*", "", module)  # nothing left to fetch: works from file:// too
+    assert "export function createLab" in module and "export default lab;" in module
+
+
+def test_every_control_has_a_description_and_its_default_is_an_option(lab):
+    for control in lab.controls.values():
+        assert control.description
+        assert control.value in control.options and len(control.labels) == len(control.options)
+
+
+def test_every_setting_gives_finite_numbers_and_a_readout(lab):
+    settings = lab.settings()
+    step = max(1, len(settings) // 300)  # the browser test covers every setting; here a spread
+    for values in settings[::step] + [settings[-1]]:
+        frame = lab.frame(**values)
+        for key, value in frame.items():
+            if isinstance(value, np.ndarray) and value.dtype.kind == "f":
+                assert np.isfinite(value).all(), f"{lab.name} {values}: {key} has NaN/inf"
+        words = base.fill(lab.spec["readout"], frame["fields"])
+        assert "nan" not in words.lower() and "{" not in words
+
+
+def test_setting_a_control_from_python_moves_values_and_state(lab):
+    name, control = next(iter(lab.controls.items()))
+    start = control.value
+    other = control.options[-1] if start != control.options[-1] else control.options[0]
+    control.value = other
+    assert lab.values[name] == other and control.value == other
+    assert lab.state is lab.frame(**lab.values)
+    control.value = start
+    assert lab.values[name] == start
+
+
+def test_a_value_off_the_slider_is_refused(lab):
+    name, control = next(iter(lab.controls.items()))
+    with pytest.raises(ValueError, match=f"{name} must be one of"):
+        control.value = "nowhere"
+    with pytest.raises(ValueError, match="no control named"):
+        lab.set_values(nowhere=1)
+
+
+def test_snapshot_is_a_png_of_the_current_setting(lab):
+    image = lab.snapshot()
+    assert image.data[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_page_state_round_trips_as_the_notebook_stores_it(lab):
+    state = json.loads(json.dumps(lab.page_state()))
+    assert state["values"] == lab.values and state["spec"]["controls"] == lab.spec["controls"]
+    page = labs.mount_html(lab.name, state, "lab-x")
+    assert 'id="lab-x"' in page and "mountStatic(lab" in page and "</script>" not in page.split("<script")[1][:-10]
+
+
+# ---- numbers as the page prints them -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("x", "digits", "text"), [
+    (0.125, 2, "0.12"),  # a tie goes to the even digit, as Python's format does
+    (0.375, 2, "0.38"),
+    (-0.0004, 3, "0.000"),  # no "−0.000"
+    (-1.5, 1, "−1.5"),  # a real minus sign
+    (-np.inf, 2, "−∞"),
+])
+def test_number(x, digits, text):
+    assert base.number(x, digits) == text
+
+
+def test_fill_escapes_tokens_and_formats_numbers():
+    words = base.fill("{a} · {b:.2f} · {n}", {"a": "<pad>", "b": 0.5, "n": 3})
+    assert words == "&lt;pad&gt; · 0.50 · 3"
+    with pytest.raises(KeyError, match="template field 'c' missing"):
+        base.fill("{c}", {})
+
+
+def test_slider_values_are_round_numbers():
+    control = base.slider("s", "scale s", 0.0, 10.0, 0.1)
+    assert control.options[:4] == [0.0, 0.1, 0.2, 0.3] and control.options[-1] == 10.0 and len(control.options) == 101
+    assert control.labels[3] == "0.3"
+
+
+def test_fonts_cover_the_chinese_tokens():
+    import base64
+    import io
+
+    from fontTools.ttLib import TTFont
+
+    faces = base.fonts_for(["早上好"])
+    cjk = next(f for f in faces if f["family"] == "Attn CJK")
+    font = TTFont(io.BytesIO(base64.b64decode(cjk["woff"])))
+    cmap = font.getBestCmap()
+    assert all(ord(c) in cmap for c in "早上好")
+
+
+# ---- what each lab teaches --------------------------------------------------------------------------------
+
+
+def test_dot_product_lab_right_angle_reads_exact_zero():
+    lab = build("dot_product")
+    lab.controls["angle"].value = 90
+    assert "a·b = 0.000" in lab.readout and "cos θ = 0.000" in lab.readout
+    frame = lab.frame(angle=180, length_a=3.0, length_b=0.5)
+    assert frame["dot"] == pytest.approx(-1.5) and frame["cos"] == pytest.approx(-1.0)
+    assert frame["proj"] == pytest.approx(-3.0)
+
+
+def test_softmax_scale_lab_from_uniform_to_one_hot():
+    lab = build("softmax_scale")
+    uniform = lab.frame(query=0, scale=0.0)
+    assert np.allclose(uniform["weights"], 1 / 3) and uniform["fields"]["temperature"] == "∞"
+    assert uniform["entropy"] == pytest.approx(np.log(3))
+    peaked = lab.frame(query=1, scale=10.0)
+    assert peaked["largest"] > 0.99 and "on 上" in base.fill(lab.spec["readout"], peaked["fields"])
+    X, _ = _toy()
+    np.testing.assert_allclose(lab.frame(query=2, scale=2.5)["weights"], attnlib.softmax(2.5 * (X @ X.T)[2]))
+
+
+def test_convex_hull_lab_outputs_stay_inside_and_start_at_the_centroid():
+    lab = build("convex_hull")
+    assert np.allclose(lab.frame(scale=0.0)["out"], X2.mean(axis=0))
+    for values in lab.settings():
+        assert lab.frame(**values)["inside"]
+    assert "早 0.333, 上 0.333, 好 0.333" in base.fill(lab.spec["readout"], lab.frame(scale=0.0)["fields"])
+
+
+def test_dk_lab_tells_the_lesson():
+    lab = build("dk")
+    assert list(lab.controls["d_k"].options) == list(labs.DK_STEPS)
+    wide = lab.frame(d_k=1024, scaled=False, n_keys=8)
+    fixed = lab.frame(d_k=1024, scaled=True, n_keys=8)
+    assert wide["max_weight"] > 0.9 and fixed["max_weight"] < 0.5
+    assert wide["score_std"] == pytest.approx(32, rel=0.05) and fixed["score_std"] == pytest.approx(1, rel=0.05)
+    assert wide["gradient"] < 0.1 < fixed["gradient"]
+    assert lab.frame(d_k=8, scaled=True, n_keys=64)["weights"].shape == (64,)
+
+
+def test_dk_lab_refuses_bad_settings():
+    rng = np.random.default_rng(0)
+    with pytest.raises(ValueError, match="d_k must be one of"):
+        labs.make_dk_lab(rng=rng, d_k=5)
+    with pytest.raises(ValueError, match="n_keys must be one of the slider.s steps"):
+        labs.make_dk_lab(rng=rng, n_keys=1)
+    with pytest.raises(TypeError):
+        labs.make_dk_lab(rng=0)
+
+
+def test_mask_lab_masks_exactly_and_padding_leaks_without_a_mask():
+    lab = build("mask")
+    both = lab.state
+    assert (both["weights"][~both["keep"]] == 0.0).all() and both["leak"][1] == 0.0
+    np.testing.assert_allclose(both["weights"].sum(-1), 1.0)
+    none = lab.frame(mask="none", seq_len=8, length_1=8, length_2=5)
+    assert none["leak"][1] > 0.3 and none["leak"][0] == 0.0
+    assert none["tokens"][1][5:] == [labs.PAD] * 3
+
+
+def test_mask_lab_a_shorter_sequence_clamps_the_lengths():
+    lab = build("mask")
+    lab.set_values(seq_len=8, length_1=8, length_2=8)
+    lab.controls["seq_len"].value = 6
+    assert (lab.values["length_1"], lab.values["length_2"]) == (6, 6)
+    assert lab.controls["length_1"].max == 6 and lab.state["lengths"] == [6, 6]
+    settings = lab.settings()
+    assert all(s["length_1"] <= s["seq_len"] and s["length_2"] <= s["seq_len"] for s in settings)
+    assert len(settings) == 4 * sum(T * T for T in range(2, 9))
+
+
+def test_mask_lab_refuses_bad_settings():
+    X, tokens = _green_grass()
+    with pytest.raises(ValueError, match="mask must be one of"):
+        labs.make_mask_lab(X, tokens, mask="future")
+    with pytest.raises(ValueError, match="lengths in 1..seq_len"):
+        labs.make_mask_lab(X, tokens, lengths=[0, 4])
+    with pytest.raises(ValueError, match=r"X must have shape \(B, T, d_model\)"):
+        labs.make_mask_lab(np.zeros((4, 3)), tokens)
+
+
+def test_scale_and_hull_labs_refuse_bad_shapes():
+    with pytest.raises(ValueError, match=r"scores must have shape \(T, T\) for T=2"):
+        labs.make_softmax_scale_lab(np.ones((2, 3)), ["a", "b"])
+    with pytest.raises(ValueError, match=r"X must have shape \(T, 2\) for T=2 tokens; got \(2, 3\)"):
+        labs.make_convex_hull_lab(np.ones((2, 3)), ["a", "b"])

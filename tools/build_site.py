@@ -1,0 +1,393 @@
+"""Write a website of the series that works from disk or from any static web host, with no Python.
+
+    python tools/build_site.py [--out build/site] [NOTEBOOK ...]     (or: make site)
+
+One page per notebook, `NN_name.html`, made by nbconvert from the outputs stored in the notebook (nothing
+is re-run), and `index.html`, the table of contents: each notebook's title and first paragraph.
+
+- Every lab works in the page: it is drawn from the state the notebook stored, by the same ES module as in
+  JupyterLab (`offline_pages.static_outputs`, shared with the offline slides); a quiz shows its questions
+  as text, and an exercise shows the verdict stored with it. A solution's code is folded away.
+- Formulas are typeset by MathJax 3.2.2, figures are embedded as data: URIs, links between notebooks
+  lead to the pages, and a bar at the top of every page links to the index and the previous and next page.
+- Nothing is loaded from outside the folder: MathJax is fetched once with `npm pack` into `.cache/slides/`
+  (the cache `make slides` uses), checked against its pinned sha512, and its few files copied to
+  `<out>/vendor/` with the licence, beside the CJK font that attnlib bundles (SIL OFL 1.1).
+  The page style is nbconvert's JupyterLab stylesheet (BSD-3-Clause, written once to `assets/`) and
+  `assets/site.css`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import html
+import re
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import offline_pages
+from offline_pages import MATHJAX, ROOT, AssetError, notebook_title
+
+PACKAGES = (MATHJAX,)
+SERIES = "Attention, one idea at a time"
+HOW_TO = (
+    "Read the notebooks in order: each page is a notebook as it ran, code, outputs and figures. "
+    "The labs work right in the page: drag a slider, or click a control and use the arrow keys. "
+    "To run and change the code yourself, open the notebooks in JupyterLab (<code>make lab</code>)."
+)
+
+# nbconvert's JupyterLab template with every remote script removed: no require.js, no widget manager,
+# no mermaid; MathJax from the vendored copy; one shared stylesheet instead of 250 kB inlined per page.
+TEMPLATE = r"""
+{%- extends 'index.html.j2' -%}
+
+{%- block html_head_js -%}{%- endblock html_head_js -%}
+{%- block jupyter_widgets -%}{%- endblock jupyter_widgets -%}
+{%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
+
+{%- block notebook_css -%}
+<link rel="stylesheet" href="assets/jupyterlab.css">
+<link rel="stylesheet" href="assets/site.css">
+{%- endblock notebook_css -%}
+
+{%- block html_head_js_mathjax -%}
+""" + offline_pages.MATHJAX_HEAD + r"""
+{%- endblock html_head_js_mathjax -%}
+
+{%- block body_header -%}
+<body class="jp-Notebook site-page" data-jp-theme-light="true" data-jp-theme-name="JupyterLab Light">
+{{ resources.site.bar }}
+<main>
+{%- endblock body_header -%}
+
+{% block input_group -%}
+{%- if cell.metadata.get('jupyter', {}).get('source_hidden', False) -%}
+<details class="solution"><summary>Show the code</summary>
+{{ super() }}
+</details>
+{%- else -%}
+{{ super() }}
+{%- endif -%}
+{%- endblock input_group %}
+
+{% block body_footer %}
+</main>
+{{ resources.site.bar }}
+</body>
+{% endblock body_footer %}
+"""
+
+SITE_CSS = """\
+/* The site's own look, over nbconvert's JupyterLab stylesheet: one readable column, code in boxes,
+   outputs just below their code, lecturer notes set aside. */
+:root {
+  --jp-content-font-family: system-ui, -apple-system, "Segoe UI", Helvetica, Arial, sans-serif, "Attn CJK";
+  --jp-ui-font-family: var(--jp-content-font-family);
+  --jp-code-font-family: Menlo, Consolas, "DejaVu Sans Mono", monospace, "Attn CJK";
+  --jp-content-font-size1: 17px;
+  --jp-code-font-size: 14px;
+  --site-width: 980px;
+  --site-accent: #2a5db0;
+}
+html { background: #fff; }
+/* what nbconvert's lab template sets inline, beside its stylesheet */
+.jp-InputArea { overflow: hidden; }
+.site-page .jp-InputArea-editor { overflow-x: auto; min-width: 0; }  /* long lines scroll on a phone */
+.cm-editor.cm-s-jupyter .highlight pre {
+  padding: var(--jp-code-padding) 4px; margin: 0;
+  font-family: inherit; font-size: inherit; line-height: inherit; color: inherit;
+}
+.jp-OutputArea-output pre { line-height: inherit; font-family: inherit; }
+.jp-RenderedText pre { color: var(--jp-content-font-color1); font-size: var(--jp-code-font-size); }
+body.site-page {
+  margin: 0; padding: 0; overflow: visible; height: auto;
+  font-family: var(--jp-content-font-family); color: #1f2328; background: #fff;
+}
+.site-page main, .site-index main {
+  max-width: var(--site-width); margin: 0 auto; padding: 1.5rem 1.25rem 3rem;
+}
+.site-bar { background: #f5f6f8; border-bottom: 1px solid #d8dbe0; font-size: 15px; }
+.site-bar + main { padding-top: 1rem; }
+main + .site-bar { border-top: 1px solid #d8dbe0; border-bottom: 0; }
+.site-bar nav {
+  max-width: var(--site-width); margin: 0 auto; padding: 0.55rem 1.25rem;
+  display: flex; flex-wrap: wrap; gap: 0.25rem 0.6rem; align-items: baseline;
+}
+.site-bar a { color: var(--site-accent); text-decoration: none; }
+.site-bar a:hover, .site-bar a:focus-visible { text-decoration: underline; }
+.site-bar .off { color: #8a8f98; }
+.site-bar .sep { color: #8a8f98; }
+.site-bar .here { margin-left: auto; color: #57606a; }
+.site-page a, .site-index a { color: var(--site-accent); }
+
+/* cells: no prompts, no side gutters */
+.site-page .jp-Cell { padding: 0; margin: 0 0 0.9rem; }
+.site-page .jp-InputPrompt, .site-page .jp-OutputPrompt { display: none; }
+.site-page .jp-Collapser { display: none; }
+.site-page .jp-Cell-inputWrapper, .site-page .jp-Cell-outputWrapper { display: block; }
+
+/* prose */
+.site-page .jp-RenderedMarkdown { display: block; width: auto; max-width: 46rem; padding: 0;
+  font-size: 17px; line-height: 1.6; }
+.site-page a.anchor-link { display: inline; visibility: hidden; margin-left: 0.3em; color: #8a8f98;
+  text-decoration: none; font-weight: 400; }
+.site-page :is(h1, h2, h3, h4):hover > a.anchor-link, .site-page a.anchor-link:focus { visibility: visible; }
+.site-page .jp-RenderedMarkdown h1 { font-size: 2rem; margin: 0.4rem 0 1rem; line-height: 1.25; }
+.site-page .jp-RenderedMarkdown h2 { font-size: 1.5rem; margin: 2.2rem 0 0.8rem; padding-bottom: 0.25rem;
+  border-bottom: 1px solid #e3e6ea; }
+.site-page .jp-RenderedMarkdown h3 { font-size: 1.2rem; margin: 1.6rem 0 0.6rem; }
+.site-page .jp-RenderedMarkdown h4 { font-size: 1.05rem; margin: 1.2rem 0 0.4rem; }
+.site-page .jp-RenderedMarkdown p, .site-page .jp-RenderedMarkdown li { line-height: 1.6; }
+.site-page .jp-RenderedMarkdown code {
+  background: #f0f2f4; padding: 0.1em 0.3em; border-radius: 4px; font-size: 0.9em;
+}
+.site-page .jp-RenderedMarkdown table { font-size: 15px; margin: 0.6rem 0; }
+.site-page .jp-RenderedMarkdown hr { border: 0; border-top: 1px solid #e3e6ea; margin: 1.5rem 0; }
+.site-page mjx-container[display="true"] { margin: 0.6em 0 !important; }
+
+/* code and its outputs */
+.site-page .jp-CodeCell .jp-InputArea-editor {
+  background: #f6f8fa; border: 1px solid #dde1e6; border-radius: 6px; padding: 0.1rem 0.5rem;
+}
+.site-page .jp-CodeCell .highlight { background: transparent; }
+.site-page .jp-CodeCell .highlight pre { font-size: 14px; line-height: 1.45; }
+.site-page .jp-OutputArea { margin: 0.15rem 0 0 0; }
+.site-page .jp-OutputArea-output { padding: 0.25rem 0.6rem; }
+.site-page .jp-RenderedText pre { font-size: 14px; line-height: 1.45; }
+.site-page .jp-OutputArea-output img { max-width: 100%; height: auto; }
+.site-page .jp-RenderedText[data-mime-type="application/vnd.jupyter.stderr"] { background: #fff5f5; }
+
+/* a folded solution */
+.site-page details.solution { border: 1px dashed #c9ced6; border-radius: 6px; padding: 0.3rem 0.6rem; }
+.site-page details.solution > summary { cursor: pointer; color: var(--site-accent); }
+.site-page details.solution[open] > summary { margin-bottom: 0.4rem; }
+
+/* what a lecturer says in class: kept, set aside */
+.site-page .celltag_lecture-notes { border-left: 4px solid #c9ced6; padding-left: 0.9rem; color: #4b5563;
+  font-size: 15px; }
+.site-page .celltag_lecture-notes::before { content: "In a lecture"; display: block; font-weight: 600;
+  font-size: 13px; text-transform: uppercase; letter-spacing: 0.04em; color: #6b7280; }
+
+/* labs, and widgets that need Python */
+.site-page .live-lab { margin: 0.3rem 0 0.6rem; padding: 0.6rem 0.75rem; border: 1px solid #d8e2f0;
+  border-radius: 8px; background: #fbfcfe; overflow-x: auto; }
+.offline-widget { border-left: 4px solid #2a76dd; background: #eef4fd; padding: 0.4em 0.8em; }
+
+/* the index */
+.site-index { margin: 0; font-family: var(--jp-content-font-family); color: #1f2328; line-height: 1.6;
+  font-size: 17px; }
+.site-index h1 { font-size: 2.1rem; line-height: 1.25; margin: 0.5rem 0 0.5rem; }
+.site-index .how { color: #4b5563; max-width: 46rem; }
+.site-index ol.contents { list-style: none; padding: 0; margin: 1.5rem 0; }
+.site-index ol.contents li { padding: 0.8rem 0; border-top: 1px solid #e3e6ea; max-width: 46rem; }
+.site-index ol.contents li a.title { font-size: 1.15rem; font-weight: 600; text-decoration: none; }
+.site-index ol.contents li a.title:hover { text-decoration: underline; }
+.site-index ol.contents li p { margin: 0.25rem 0 0; }
+@media (max-width: 640px) {
+  .site-page .jp-RenderedMarkdown, .site-index { font-size: 16px; }
+  .site-bar .here { display: none; }
+  .site-page .attn-lab input[type=range] { width: 130px; }
+}
+"""
+
+INDEX = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<title>{title}</title>
+<link rel="stylesheet" href="assets/site.css">
+{head}
+</head>
+<body class="site-index">
+<main>
+<h1>{title}</h1>
+<p class="how">{how}</p>
+<ol class="contents">
+{items}
+</ol>
+</main>
+</body>
+</html>
+"""
+
+
+@dataclass(frozen=True)
+class Page:
+    """A notebook of the series and its page."""
+
+    path: Path
+    title: str
+    intro: str  # the first paragraph after the title, Markdown
+
+    @property
+    def name(self) -> str:
+        return f"{self.path.stem}.html"
+
+
+def first_paragraph(nb) -> str:
+    """The Markdown after the title heading up to the first blank line; a paragraph that ends with a
+    colon brings the next one along (00 opens with "..., one idea at a time:" and the formula)."""
+    for cell in nb.cells:
+        if cell.cell_type != "markdown" or not re.search(r"^# ", cell.source, re.M):
+            continue
+        after = re.split(r"^# .*$", cell.source, maxsplit=1, flags=re.M)[1]
+        blocks = [b.strip() for b in re.split(r"\n\s*\n", after) if b.strip()]
+        chosen = []
+        for block in blocks:
+            chosen.append(block)
+            if not block.endswith(":"):
+                break
+        return "\n\n".join(chosen)
+    return ""
+
+
+def for_site(nb):
+    """A copy of the notebook as its page shows it: labs live, links to pages, no harness comments,
+    lecturer notes tagged so the page can set them aside."""
+    nb = copy.deepcopy(nb)
+    offline_pages.static_outputs(nb)
+    nb.metadata["title"] = notebook_title(nb) or nb.metadata.get("title", "")
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            cell.source = offline_pages.link_notebooks(cell.source, ".html")
+            if cell.metadata.get("slideshow", {}).get("slide_type") == "notes":
+                cell.metadata["tags"] = [*cell.metadata.get("tags", []), "lecture-notes"]
+        elif cell.cell_type == "code":
+            cell.source = offline_pages.strip_harness(cell.source)
+    return nb
+
+
+def bar(pages: list[Page], i: int) -> str:
+    """The bar at the top and bottom of page i: index · previous · next, and where the reader is."""
+
+    def link(j: int, words: str, rel: str) -> str:
+        if 0 <= j < len(pages):
+            target = pages[j]
+            return (f'<a rel="{rel}" href="{html.escape(target.name)}" '
+                    f'title="{html.escape(target.title)}">{words}</a>')
+        return f'<span class="off">{words}</span>'
+
+    sep = '<span class="sep">·</span>'
+    return (
+        '<header class="site-bar"><nav aria-label="series">'
+        f'<a rel="index" href="index.html">index</a>{sep}'
+        f"{link(i - 1, '← previous', 'prev')}{sep}{link(i + 1, 'next →', 'next')}"
+        f'<span class="here">{html.escape(pages[i].title)}</span>'
+        "</nav></header>"
+    )
+
+
+def make_exporter():
+    from jinja2 import DictLoader
+    from nbconvert import HTMLExporter
+
+    return HTMLExporter(
+        extra_loaders=[DictLoader({"site.html.j2": TEMPLATE})],
+        template_file="site.html.j2",
+        embed_images=True,  # Markdown images become data: URIs
+        exclude_input_prompt=True,
+        exclude_output_prompt=True,
+    )
+
+
+def jupyterlab_css(exporter) -> str:
+    """nbconvert's JupyterLab stylesheet and light theme, as its lab template would inline them."""
+    for folder in exporter.template_paths:
+        static = Path(folder) / "static"
+        files = [static / "index.css", static / "theme-light.css"]
+        if all(f.exists() for f in files):
+            return "\n".join(f.read_text(encoding="utf-8") for f in files)
+    raise AssetError("nbconvert's lab template (static/index.css) was not found")
+
+
+def mathjax_head(urls: dict[str, str]) -> str:
+    return offline_pages.MATHJAX_HEAD.replace("{{ resources.offline.mathjax }}", urls["mathjax"]).replace(
+        "{{ resources.offline.cjk_font }}", urls["cjk_font"]
+    )
+
+
+def write_index(out: Path, pages: list[Page], urls: dict[str, str]) -> Path:
+    from nbconvert.filters import markdown2html
+
+    items = [
+        f'<li><a class="title" href="{html.escape(p.name)}">{html.escape(p.title)}</a>\n'
+        f"{markdown2html(offline_pages.link_notebooks(p.intro, '.html'))}</li>"
+        for p in pages
+    ]
+    index = out / "index.html"
+    index.write_text(
+        INDEX.format(title=html.escape(SERIES), how=HOW_TO, items="\n".join(items), head=mathjax_head(urls)),
+        encoding="utf-8",
+    )
+    return index
+
+
+def build(notebooks: list[Path], out: Path, log=print, prune: bool = False) -> list[Path]:
+    """Write one `NN_name.html` per notebook, `index.html`, `assets/` and `vendor/` into out.
+
+    Returns the notebook pages. With prune, pages in out whose notebook is not in the list are deleted.
+    """
+    import nbformat
+
+    offline_pages.fetch(PACKAGES, offline_pages.CACHE, "make site", log)
+    out.mkdir(parents=True, exist_ok=True)
+    offline_pages.copy(PACKAGES, offline_pages.CACHE, out)
+    urls = {"mathjax": offline_pages.MATHJAX_URL, "cjk_font": offline_pages.CJK_URL}
+    exporter = make_exporter()
+    assets = out / "assets"
+    assets.mkdir(exist_ok=True)
+    (assets / "jupyterlab.css").write_text(jupyterlab_css(exporter), encoding="utf-8")
+    (assets / "site.css").write_text(SITE_CSS, encoding="utf-8")
+
+    books = [nbformat.read(path, as_version=4) for path in notebooks]
+    pages = [Page(p, notebook_title(nb) or p.stem, first_paragraph(nb))
+             for p, nb in zip(notebooks, books, strict=True)]
+    written = []
+    for i, (page, nb) in enumerate(zip(pages, books, strict=True)):
+        resources = {
+            "metadata": {"name": page.path.stem, "path": str(page.path.parent)},
+            "offline": urls,
+            "site": {"bar": bar(pages, i)},
+        }
+        body, _ = exporter.from_notebook_node(for_site(nb), resources=resources)
+        target = out / page.name
+        target.write_text(body, encoding="utf-8")
+        written.append(target)
+        log(f"wrote {target}")
+    if prune:
+        for stale in {p for p in out.glob("[0-9][0-9]_*.html")} - set(written):
+            stale.unlink()
+            log(f"removed {stale}")
+    write_index(out, pages, urls)
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("notebooks", nargs="*", type=Path, help="default: every notebook in notebooks/")
+    parser.add_argument("--out", type=Path, default=ROOT / "build" / "site")
+    args = parser.parse_args(argv)
+    notebooks = args.notebooks or sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    if not notebooks:
+        print("no notebooks found", file=sys.stderr)
+        return 1
+    start = time.perf_counter()
+    try:
+        pages = build(notebooks, args.out.resolve(), prune=not args.notebooks)
+    except AssetError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    size = sum(f.stat().st_size for f in args.out.rglob("*") if f.is_file())
+    print(
+        f"{len(pages)} pages in {time.perf_counter() - start:.1f} s; the site is {size / 1e6:.1f} MB. "
+        f"Open {args.out / 'index.html'} in a browser."
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,227 @@
+"""What the offline slides (`make slides`) and the website (`make site`) share.
+
+- Pinned npm packages: fetched once with `npm pack` into `.cache/slides/` (one cache for both builds),
+  checked against the sha512 the npm registry publishes, and only the files a page uses copied next to it.
+- MathJax 3.2.2 (Apache-2.0), configured the same way for a deck and for a page.
+- The CJK font that attnlib bundles (Noto Sans SC subset, SIL OFL 1.1), copied beside the pages.
+- Links between notebooks rewritten to links between pages.
+- `static_outputs`: every widget output of a notebook as a page with no kernel can show it. A lab becomes
+  the lab itself (`attnlib.labs.mount_html`, drawn from the state the notebook stored), a widget that stores
+  a static form of itself (the quizzes) keeps that, and any other widget gets a short note.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import re
+import shutil
+import subprocess
+import tarfile
+import tempfile
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+CACHE = ROOT / ".cache" / "slides"
+CJK_FONT = ROOT / "attnlib" / "fonts" / "NotoSansSC-Subset.ttf"  # SIL OFL 1.1, OFL.txt beside it
+LABS = ROOT / "attnlib" / "labs"
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+NOTEBOOK_LINK = re.compile(r"\]\((\d\d_\w+)\.ipynb(#[^)]*)?\)")
+
+WIDGET_NOTE = (
+    '<div class="offline-widget">This widget needs Python: open the notebook in JupyterLab '
+    "(<code>make lab</code>) to use it.</div>"
+)
+
+
+class AssetError(RuntimeError):
+    """The JavaScript libraries are neither in the cache nor obtainable with npm."""
+
+
+@dataclass(frozen=True)
+class Package:
+    """An npm package pinned by version and by the sha512 of its tarball, and the files we use from it."""
+
+    name: str
+    version: str
+    integrity: str  # dist.integrity as published in the npm registry
+    files: tuple[str, ...]  # paths (globs) inside the tarball's package/ folder
+
+    @property
+    def folder(self) -> str:
+        return f"{self.name}-{self.version}"
+
+    def tarball(self, cache: Path) -> Path:
+        return cache / f"{self.folder}.tgz"
+
+
+MATHJAX = Package(
+    "mathjax",
+    "3.2.2",
+    "sha512-Bt+SSVU8eBG27zChVewOicYs7Xsdt40qm4+UpHyX7k0/O9NliPc+x77k1/FEsPsjKPZGJvtRZM1vO+geW0OhGw==",
+    (
+        "LICENSE",
+        "es5/tex-chtml-full.js",  # every TeX extension built in: nothing is loaded on demand
+        "es5/output/chtml/fonts/woff-v2/*.woff",
+    ),
+)
+MATHJAX_URL = f"vendor/{MATHJAX.folder}/es5/tex-chtml-full.js"
+CJK_URL = f"vendor/noto-sans-sc/{CJK_FONT.name}"
+
+# A Jinja snippet for a template's <head>: MathJax from the vendored file (the URL in
+# resources.offline.mathjax) and the CJK face. A lab is never typeset: it writes its own text.
+MATHJAX_HEAD = r"""
+<script>
+window.MathJax = {
+  tex: {
+    inlineMath: [['$', '$'], ['\\(', '\\)']],
+    displayMath: [['$$', '$$'], ['\\[', '\\]']],
+    processEscapes: true,
+    processEnvironments: true
+  },
+  options: { enableMenu: false, ignoreHtmlClass: 'tex2jax_ignore|mathjax_ignore|live-lab' }
+};
+</script>
+<script src="{{ resources.offline.mathjax }}"></script>
+<style>
+@font-face {
+  /* the CJK subset that attnlib bundles for matplotlib; used only for glyphs the others lack */
+  font-family: "Attn CJK";
+  src: url("{{ resources.offline.cjk_font }}") format("truetype");
+  unicode-range: U+2E80-9FFF, U+F900-FAFF, U+FE30-FE4F, U+FF00-FFEF;  /* fetched only for these */
+}
+</style>
+"""
+
+
+def sha512(path: Path) -> str:
+    return "sha512-" + base64.b64encode(hashlib.sha512(path.read_bytes()).digest()).decode()
+
+
+def cached(packages: Iterable[Package], cache: Path) -> bool:
+    return all(p.tarball(cache).exists() and sha512(p.tarball(cache)) == p.integrity for p in packages)
+
+
+def fetch(packages: Iterable[Package], cache: Path, command: str, log: Callable[[str], Any] = print) -> None:
+    """Put the pinned npm tarballs into ``cache`` (a no-op once they are there and intact).
+
+    ``command`` names what needs them in the error message ("make slides", "make site").
+    """
+    cache.mkdir(parents=True, exist_ok=True)
+    for package in packages:
+        tarball = package.tarball(cache)
+        if tarball.exists() and sha512(tarball) == package.integrity:
+            continue
+        npm = shutil.which("npm")
+        if npm is None:
+            shown = cache.relative_to(ROOT) if cache.is_relative_to(ROOT) else cache
+            raise AssetError(
+                f"`{command}` needs npm once, to fetch {package.name}@{package.version} into {shown}/ "
+                "(the pages it writes need no network). "
+                "Install Node.js and npm (Debian/Ubuntu: apt-get install npm) and run it again."
+            )
+        spec = f"{package.name}@{package.version}"
+        log(f"fetching {spec} with npm pack")
+        with tempfile.TemporaryDirectory() as tmp:
+            done = subprocess.run(
+                [npm, "pack", "--silent", spec], cwd=tmp, capture_output=True, text=True, check=False
+            )
+            packed = list(Path(tmp).glob("*.tgz"))
+            if done.returncode != 0 or len(packed) != 1:
+                raise AssetError(f"npm pack {spec} failed:\n{done.stderr.strip()}")
+            got = sha512(packed[0])
+            if got != package.integrity:
+                raise AssetError(f"{spec}: tarball hash {got} differs from the pinned {package.integrity}")
+            shutil.move(str(packed[0]), tarball)
+
+
+def copy(packages: Iterable[Package], cache: Path, out: Path) -> None:
+    """Extract only the files the pages use into out/vendor/, and the CJK font with its licence."""
+    vendor = out / "vendor"
+    for package in packages:
+        target = vendor / package.folder
+        shutil.rmtree(target, ignore_errors=True)
+        with tarfile.open(package.tarball(cache)) as tar:
+            members = [m for m in tar.getmembers() if m.isfile()]
+            for pattern in package.files:
+                chosen = [m for m in members if Path(m.name).match(f"package/{pattern}")]
+                if not chosen:
+                    raise AssetError(f"{package.folder}: no file matches {pattern}")
+                for member in chosen:
+                    dest = target / Path(member.name).relative_to("package")
+                    dest.parent.mkdir(parents=True, exist_ok=True)
+                    dest.write_bytes(tar.extractfile(member).read())
+    fonts = vendor / "noto-sans-sc"
+    fonts.mkdir(parents=True, exist_ok=True)
+    for name in (CJK_FONT.name, "OFL.txt"):
+        shutil.copyfile(CJK_FONT.parent / name, fonts / name)
+
+
+# ---- notebooks ----------------------------------------------------------------------------------------
+def notebook_title(nb) -> str:
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            for line in cell.source.splitlines():
+                if line.startswith("# "):
+                    return line[2:].strip()
+    return ""
+
+
+def link_notebooks(source: str, suffix: str) -> str:
+    """Markdown links to ``NN_name.ipynb`` (with or without ``#anchor``) as links to ``NN_name<suffix>``."""
+    return NOTEBOOK_LINK.sub(rf"](\1{suffix}\2)", source)
+
+
+def lab_state(model: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """``{"spec", "values"}`` of a stored widget model if it is one of attnlib's labs, else None."""
+    if not model:
+        return None
+    state = model.get("state", {})
+    if "anywidget" not in (model.get("model_module"), state.get("_model_module")):
+        return None
+    spec, values = state.get("spec"), state.get("values")
+    if not isinstance(spec, dict) or not isinstance(values, dict):
+        return None
+    name = spec.get("name")
+    if not isinstance(name, str) or not re.fullmatch(r"\w+", name) or not (LABS / f"{name}.js").exists():
+        return None
+    return {"spec": spec, "values": values}
+
+
+def static_outputs(nb, note: str = WIDGET_NOTE) -> int:
+    """Replace, in place, every widget output of ``nb`` by what a page with no kernel can show.
+
+    A lab is drawn live from its stored ``spec`` and ``values`` (ids ``lab-1``, ``lab-2``, ... in
+    page order); a widget with a static form of itself (``text/html``, ``text/markdown``) keeps only
+    that; any other widget becomes ``note``. The stored widget state is dropped from the metadata
+    (a page would need a widget manager from a CDN to use it). Returns the number of labs.
+    """
+    from attnlib.labs import mount_html
+
+    stored = nb.metadata.pop("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
+    labs = 0
+    for cell in nb.cells:
+        for output in cell.get("outputs", []) if cell.cell_type == "code" else []:
+            data = output.get("data", {})
+            if WIDGET_VIEW not in data:
+                continue
+            lab = lab_state(stored.get(data[WIDGET_VIEW].get("model_id")))
+            if lab is not None:
+                labs += 1
+                mount = mount_html(lab["spec"]["name"], lab, f"lab-{labs}")
+                output["data"] = {"text/html": f'<div class="live-lab">\n{mount}</div>\n'}
+                continue
+            static = {k: v for k, v in data.items() if k in ("text/html", "text/markdown")}
+            if "text/html" in static:
+                static.pop("text/markdown", None)
+            output["data"] = static or {"text/html": note}
+    return labs
+
+
+def strip_harness(source: str) -> str:
+    """A code cell without the test-harness comments (``# NBVAL_...``), which mean nothing to a reader."""
+    return "\n".join(line for line in source.splitlines() if not line.startswith("# NBVAL_"))
