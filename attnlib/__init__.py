@@ -41,6 +41,7 @@ from .core import (
     cosine_similarity,
     entropy,
     init_projections,
+    layer_norm,
     nested_dot_products,
     padding_mask,
     project,
@@ -48,6 +49,7 @@ from .core import (
     softmax,
     softmax_jacobian,
     softmax_saturation,
+    train_attention_pairs,
 )
 from .heads import merge_heads, multi_head_attention, split_heads
 
@@ -67,7 +69,8 @@ __all__ = [
     "softmax_jacobian",
 ]
 # Notebooks 04-07
-__all__ += ["attention_pair_loss", "nested_dot_products", "softmax_saturation"]
+__all__ += ["attention_pair_loss", "nested_dot_products", "softmax_saturation", "train_attention_pairs"]
+__all__ += ["layer_norm"]  # notebooks 01 and 07
 # Notebook 08
 __all__ += ["merge_heads", "multi_head_attention", "split_heads"]
 

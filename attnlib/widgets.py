@@ -253,21 +253,21 @@ def make_softmax_scale_lab(
     query: int = 0,
     max_scale: float = 10.0,
 ) -> Lab:
-    """Lab for notebook 02: multiply one row of scores by s and watch its softmax weights.
+    """Lab for notebook 02: multiply one row of scores by β and watch its softmax weights.
 
-    s = 0 gives uniform weights (entropy log T); a large s piles the weight on the largest score
-    (on all of them equally if several tie). The temperature is 1/s.
+    β = 0 gives uniform weights (entropy log T); a large β piles the weight on the largest score
+    (on all of them equally if several tie). The temperature is 1/β.
 
     Args:
         scores: the score matrix, e.g. X·Xᵀ; one row per query token.
         tokens: labels of the rows and columns.
-        scale: starting s (slider 0 to ``max_scale``, step 0.1); query: starting row.
+        scale: starting β (slider 0 to ``max_scale``, step 0.1); query: starting row.
 
     Shapes:
         scores (T, T), tokens (T,)
 
     Returns:
-        The ``Lab``: a query menu and an s slider above bars of the row's weights and the entropy
+        The ``Lab``: a query menu and a β slider above bars of the row's weights and the entropy
         curves of every row; the readout gives the largest weight and the entropy.
     """
 
@@ -281,7 +281,7 @@ def make_softmax_scale_lab(
         "query": widgets.Dropdown(options=[(t, i) for i, t in enumerate(tokens)], value=query,
                                   description="query row", style={"description_width": "initial"},
                                   layout=widgets.Layout(width="160px")),
-        "scale": widgets.FloatSlider(value=scale, min=0.0, max=max_scale, step=0.1, description="scale s",
+        "scale": widgets.FloatSlider(value=scale, min=0.0, max=max_scale, step=0.1, description="scale β",
                                      **_slider_style()),
     }
     fig, (ax_bars, ax_h) = _new_figure((9.6, 3.7), ncols=2, width_ratios=[1, 1.35])
@@ -293,12 +293,12 @@ def make_softmax_scale_lab(
 
     def update(query: int, scale: float) -> str:
         w = softmax(scale * scores[query])
-        plot.update_weight_bars(ax_bars, w, title=f"weights of row {tokens[query]} at s = {scale:.1f}")
+        plot.update_weight_bars(ax_bars, w, title=f"weights of row {tokens[query]} at β = {scale:.1f}")
         plot.update_entropy_curves(ax_h, highlight=query, mark=scale)
         top = [tokens[j] for j in np.flatnonzero(np.isclose(w, w.max(), rtol=0, atol=1e-9))]
         temperature = "∞" if scale == 0 else _num(1 / scale, ".2f")
         return (
-            f"s = {_num(scale, '.1f')} (temperature 1/s = {temperature}) · row {tokens[query]}: "
+            f"β = {_num(scale, '.1f')} (temperature 1/β = {temperature}) · row {tokens[query]}: "
             f"largest weight {_num(w.max(), '.4f')} on {' and '.join(top)} · "
             f"entropy {_num(entropy(w), '.4f')} nats (uniform: {_num(uniform, '.4f')})"
         )
@@ -309,14 +309,14 @@ def make_softmax_scale_lab(
 def make_convex_hull_lab(
     X: Any, tokens: list[str], *, scale: float = 1.0, max_scale: float = 6.0
 ) -> Lab:
-    """Lab for notebook 03: outputs ``softmax(s·X·Xᵀ)·X`` of 2-D tokens, moved by the scale s.
+    """Lab for notebook 03: outputs ``softmax(β·X·Xᵀ)·X`` of 2-D tokens, moved by the scale β.
 
-    At s = 0 every output sits on the centroid; as s grows each moves towards the token with the
+    At β = 0 every output sits on the centroid; as β grows each moves towards the token with the
     largest score in its row, never leaving the convex hull. Faint trails show the whole path.
 
     Args:
         X: 2-D token vectors; tokens: their labels.
-        scale: starting s (slider 0 to ``max_scale``, step 0.1).
+        scale: starting β (slider 0 to ``max_scale``, step 0.1).
 
     Shapes:
         X (T, 2), tokens (T,)
@@ -333,7 +333,7 @@ def make_convex_hull_lab(
         raise ValueError(f"X must have shape (T, 2) for T={len(tokens)} tokens; got {X.shape}")
     scores = X @ X.T  # (T, T)
     controls = {
-        "scale": widgets.FloatSlider(value=scale, min=0.0, max=max_scale, step=0.1, description="scale s",
+        "scale": widgets.FloatSlider(value=scale, min=0.0, max=max_scale, step=0.1, description="scale β",
                                      **_slider_style()),
     }
     path = softmax(np.linspace(0.0, max_scale, 121)[:, None, None] * scores[None], axis=-1) @ X  # (n, T, 2)
@@ -344,11 +344,11 @@ def make_convex_hull_lab(
     def update(scale: float) -> str:
         weights = softmax(scale * scores)
         out = weights @ X
-        plot.update_convex_hull_picture(ax, out, title=f"out = softmax(s · X·Xᵀ) · X at s = {scale:.1f}")
+        plot.update_convex_hull_picture(ax, out, title=f"out = softmax(β · X·Xᵀ) · X at β = {scale:.1f}")
         inside = plot.inside_convex_hull(X, out).all()
         tops = ", ".join(f"{t} {_num(w, '.3f')}" for t, w in zip(tokens, weights.max(axis=1), strict=True))
         return (
-            f"s = {_num(scale, '.1f')} · largest weight per row: {tops} · "
+            f"β = {_num(scale, '.1f')} · largest weight per row: {tops} · "
             f"all outputs inside the hull: {'yes' if inside else 'NO'}"
         )
 

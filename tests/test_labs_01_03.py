@@ -133,11 +133,11 @@ def test_scale_lab_scale_over_its_whole_range(toy):
 
     def expect(readout, s):
         w = softmax(s * scores[1])
-        assert f"s = {s:.1f}" in readout and "row 上" in readout
+        assert f"β = {s:.1f}" in readout and "row 上" in readout
         assert f"largest weight {w.max():.4f}" in readout
         entropy = -np.sum(w * np.log(w))
         assert f"entropy {entropy:.4f}".replace("-", "−") in readout
-        assert ("temperature 1/s = ∞" in readout) == (s == 0)
+        assert ("temperature 1/β = ∞" in readout) == (s == 0)
 
     _sweep(lab, "scale", _there_and_back(lab.controls["scale"]), expect)
 
@@ -174,7 +174,7 @@ def test_hull_lab_scale_over_its_whole_range(toy):
 
     def expect(readout, s):
         weights = softmax(s * X2 @ X2.T)
-        assert f"s = {s:.1f}" in readout
+        assert f"β = {s:.1f}" in readout
         assert "all outputs inside the hull: yes" in readout
         for token, top in zip(tokens, weights.max(axis=1), strict=True):
             assert f"{token} {top:.3f}" in readout
