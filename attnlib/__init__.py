@@ -10,8 +10,8 @@ Notation (tokens are rows, features the last axis; ``...`` stands for leading ba
     symbol     shape                  meaning
     =========  =====================  ==============================================
     X          (..., T, d_model)      one embedding row per token
-    W_q, W_k   (d_model, d_k)         learned projections to queries and keys
-    W_v        (d_model, d_v)         learned projection to values
+    W_q, W_k   (d_model, d_k)         learned linear maps to queries and keys
+    W_v        (d_model, d_v)         learned linear map to values
     Q          (..., T_q, d_k)        queries: what each token is looking for
     K          (..., T_k, d_k)        keys: what each token answers to
     V          (..., T_k, d_v)        values: what each token hands over
