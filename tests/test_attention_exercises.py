@@ -99,6 +99,17 @@ CASES = {
             (lambda L, T: (np.arange(T) >= L[:, None])[:, None, :], "inverted"),
         ],
     ),
+    "keep_mask": (
+        ex.check_keep_mask,
+        lambda m, c: (~np.asarray(m) if c == "torch_key_padding" else np.asarray(m) == 1)[:, None, :],
+        [
+            (lambda m, c: np.asarray(m).astype(bool)[:, None, :], "key_padding_mask is True where a key is ignored"),
+            (lambda m, c: (~np.asarray(m).astype(bool))[:, None, :], "attnlib's own mask is already True"),
+            (lambda m, c: (~m if c == "torch_key_padding" else (m == 1) ^ (c != "attnlib"))[:, None, :], "already means"),
+            (lambda m, c: ~np.asarray(m) if c == "torch_key_padding" else np.asarray(m) == 1, "query axis in the middle"),
+            (lambda m, c: (~m if c == "torch_key_padding" else m)[:, None, :], "dtype int64"),
+        ],
+    ),
     "attention": (
         ex.check_attention,
         lambda Q, K, V, M: attnlib.attention(Q, K, V, M)[0],

@@ -1,4 +1,4 @@
-"""Exercises of notebook 06 (masking): the causal mask, a masked softmax, a key-padding mask, mask polarities."""
+"""Exercises of notebook 06 (masking): causal mask, masked softmax, key-padding mask, mask polarities."""
 
 from __future__ import annotations
 
