@@ -253,7 +253,7 @@ QUIZZES: dict[int, list[dict[str, Any]]] = {
             "explain": [
                 "It does keep them summing to 1: that is softmax's job.",
                 "It does: the output is (T, d_model), like X.",
-                "There is no parameter to train, and xᵢ·xⱼ = xⱼ·xᵢ; projections W_Q, W_K, W_V remove both limits.",
+                "There is no parameter to train, and xᵢ·xⱼ = xⱼ·xᵢ; the linear maps W_Q, W_K, W_V remove both limits.",
                 "Nothing limits T; the toy example is small only so it can be checked by hand.",
             ],
         },
@@ -288,7 +288,7 @@ QUIZZES: dict[int, list[dict[str, Any]]] = {
                 "Its transpose is X·W_K·W_Qᵀ·Xᵀ, which differs unless W_Q·W_Kᵀ is symmetric (e.g. W_Q = W_K).",
                 "Widths do not matter; what matters is whether W_Q·W_Kᵀ equals its transpose.",
                 "Nothing forces (i, j) = −(j, i); the diagonal qᵢ·kᵢ is usually not 0.",
-                "Two different projections break the symmetry: asking and answering are separate roles.",
+                "Two different linear maps break the symmetry: asking and answering are separate roles.",
             ],
         },
         {
@@ -301,9 +301,9 @@ QUIZZES: dict[int, list[dict[str, Any]]] = {
             ],
             "answer": 0,
             "explain": [
-                "One row per token (6), and the width set by each projection: d_k = 4, d_v = 8.",
+                "One row per token (6), and the width set by each linear map: d_k = 4, d_v = 8.",
                 "Those are the shapes of the weight matrices, not of the projected tokens.",
-                "Projections change the width from d_model = 16 to d_k or d_v.",
+                "The linear maps change the width from d_model = 16 to d_k or d_v.",
                 "Tokens stay rows: (6, 16) @ (16, 4) is (6, 4), not its transpose.",
             ],
         },

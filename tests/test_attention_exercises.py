@@ -30,7 +30,7 @@ CASES = {
             (lambda X, W_q, W_k: (X @ W_q).T @ (X @ W_k), "Qᵀ·K"),
             (lambda X, W_q, W_k: (X @ W_k) @ (X @ W_q).T, "transpose of the scores"),
             (lambda X, W_q, W_k: X @ X.T, "X·Xᵀ"),
-            (lambda X, W_q, W_k: (X @ W_q) @ (X @ W_q).T, "one projection twice"),
+            (lambda X, W_q, W_k: (X @ W_q) @ (X @ W_q).T, "one linear map twice"),
             (lambda X, W_q, W_k: (X @ W_q) * (X @ W_k), "entry by entry"),
             (lambda X, W_q, W_k: (X @ W_q) @ (X @ W_k).T / sq(W_q.shape[1]), "divided by √d_k already"),
         ],
