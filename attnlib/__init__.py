@@ -10,8 +10,8 @@ Notation (tokens are rows, features the last axis; ``...`` stands for leading ba
     symbol     shape                  meaning
     =========  =====================  ==============================================
     X          (..., T, d_model)      one embedding row per token
-    W_q, W_k   (d_model, d_k)         learned projections to queries and keys
-    W_v        (d_model, d_v)         learned projection to values
+    W_q, W_k   (d_model, d_k)         learned linear maps to queries and keys
+    W_v        (d_model, d_v)         learned linear map to values
     Q          (..., T_q, d_k)        queries: what each token is looking for
     K          (..., T_k, d_k)        keys: what each token answers to
     V          (..., T_k, d_v)        values: what each token hands over
@@ -41,6 +41,7 @@ from .core import (
     cosine_similarity,
     entropy,
     init_projections,
+    layer_norm,
     nested_dot_products,
     padding_mask,
     project,
@@ -48,6 +49,7 @@ from .core import (
     softmax,
     softmax_jacobian,
     softmax_saturation,
+    train_attention_pairs,
 )
 from .heads import merge_heads, multi_head_attention, split_heads
 
@@ -67,7 +69,8 @@ __all__ = [
     "softmax_jacobian",
 ]
 # Notebooks 04-07
-__all__ += ["attention_pair_loss", "nested_dot_products", "softmax_saturation"]
+__all__ += ["attention_pair_loss", "nested_dot_products", "softmax_saturation", "train_attention_pairs"]
+__all__ += ["layer_norm"]  # notebooks 01 and 07
 # Notebook 08
 __all__ += ["merge_heads", "multi_head_attention", "split_heads"]
 

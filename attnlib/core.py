@@ -33,7 +33,8 @@ __all__ = [
     "softmax_jacobian",
 ]
 # Notebooks 04-07
-__all__ += ["attention_pair_loss", "nested_dot_products", "softmax_saturation"]
+__all__ += ["attention_pair_loss", "nested_dot_products", "softmax_saturation", "train_attention_pairs"]
+__all__ += ["layer_norm"]  # notebooks 01 and 07
 
 
 def softmax(x: Any, axis: int = -1) -> np.ndarray:
@@ -364,6 +365,23 @@ def cosine_similarity(A: Any, B: Any = None) -> np.ndarray:
     return np.matmul(normed[0], np.swapaxes(normed[1], -1, -2))
 
 
+def layer_norm(X: Any, eps: float = 1e-5) -> np.ndarray:
+    """Layer normalisation without its learned gain and bias: each row to mean 0 and variance 1.
+
+    ``(x − mean(x)) / √(var(x) + eps)``, row by row. Every row then has length about ``√d``, so a dot
+    product of normalised rows no longer rewards long vectors (01 §5); Transformer blocks apply it
+    before attention and before the feed-forward network (07 §5).
+
+    Shapes:
+        X (..., T, d) -> (..., T, d)
+    """
+    X = as_float_array(X, "X", expected="(..., T, d)")
+    check_min_ndim(X, "X", expected="(..., T, d)", min_ndim=1)
+    check_finite(X, "X")
+    centred = X - X.mean(axis=-1, keepdims=True)
+    return centred / np.sqrt(np.mean(centred**2, axis=-1, keepdims=True) + eps)
+
+
 # ---- Notebooks 04-07: training W, the √d_k experiment, softmax saturation ------------------------
 
 
@@ -421,22 +439,31 @@ def softmax_saturation(scores: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]
 
 
 def attention_pair_loss(
-    X: Any, W_q: Any, W_k: Any, queries: Any, keys: Any, *, scale: bool = True
+    X: Any, W_q: Any, W_k: Any, queries: Any, keys: Any, *, scale: bool = True, loss: str = "log"
 ) -> tuple[float, np.ndarray, np.ndarray]:
     """Loss and gradients for a tiny training task: query token ``queries[n]`` should attend to ``keys[n]``.
 
-    With ``A = softmax(X·W_q·(X·W_k)ᵀ/√d_k)`` the loss is the mean of ``−log A[queries[n], keys[n]]``
-    (0 when every listed query puts all its weight on its key). The gradients are written out:
-    ``G = ∂loss/∂scores`` has ``(A[i] − onehot(j))/N`` in row i for each pair (i, j); then
-    ``∂loss/∂W_q = Xᵀ·G·K/√d_k`` and ``∂loss/∂W_k = Xᵀ·Gᵀ·Q/√d_k``.
+    With ``A = softmax(X·W_q·(X·W_k)ᵀ/√d_k)`` and N pairs (i, j), two losses (0 when every listed
+    query puts all its weight on its key):
+
+    * ``loss="log"`` (04 §7): the mean of ``−log A[i, j]``. ``G = ∂loss/∂scores`` has
+      ``(A[i] − onehot(j))/N`` in row i: the log cancels the softmax Jacobian, so G never vanishes.
+    * ``loss="values"`` (05 §4): the mean of ``‖o_i − x_j‖²`` with ``O = A·X`` (values ``V = X``): the
+      loss reaches the scores through ``O = A·V`` and the Jacobian ``diag(p) − p·pᵀ``, as in a
+      Transformer, where the loss is computed after the layer. ``G[i] = p ⊙ (g − (p·g)·1)`` with
+      ``g = ∂loss/∂A[i]``.
+
+    Then ``∂loss/∂W_q = Xᵀ·G·K/√d_k`` and ``∂loss/∂W_k = Xᵀ·Gᵀ·Q/√d_k`` (no √d_k with ``scale=False``).
 
     Shapes:
         X (T, d_model), W_q (d_model, d_k), W_k (d_model, d_k), queries (N,), keys (N,)
         -> loss (), grad_W_q (d_model, d_k), grad_W_k (d_model, d_k)
 
     Raises:
-        ValueError: shapes that do not fit, or an index outside 0..T-1.
+        ValueError: shapes that do not fit, an index outside 0..T-1, or an unknown ``loss``.
     """
+    if loss not in ("log", "values"):
+        raise ValueError(f"loss must be 'log' (−log A[i, j]) or 'values' (‖o_i − x_j‖²); got {loss!r}")
     X = as_float_array(X, "X", expected="(T, d_model)")
     if X.ndim != 2:
         raise ValueError(f"X must have shape (T, d_model), one row per token; got shape {X.shape}")
@@ -459,9 +486,47 @@ def attention_pair_loss(
     c = 1.0 / np.sqrt(d_k) if scale else 1.0
     A = softmax(c * Q @ K.T, axis=-1)
     N = q_idx.size
-    loss = float(-np.mean(np.log(A[q_idx, k_idx])))
-    G = np.zeros_like(A)
-    np.add.at(G, q_idx, A[q_idx])  # + A[i] for every pair whose query is i
-    np.add.at(G, (q_idx, k_idx), -1.0)  # - onehot(j)
-    G /= N
-    return loss, X.T @ (c * G @ K), X.T @ (c * G.T @ Q)
+    if loss == "log":
+        value = float(-np.mean(np.log(A[q_idx, k_idx])))
+        G = np.zeros_like(A)
+        np.add.at(G, q_idx, A[q_idx])  # + A[i] for every pair whose query is i
+        np.add.at(G, (q_idx, k_idx), -1.0)  # - onehot(j)
+        G /= N
+    else:
+        diff = (A @ X)[q_idx] - X[k_idx]  # (N, d_model): o_i − x_j
+        value = float(np.sum(diff**2) / N)
+        g = np.zeros_like(A)
+        np.add.at(g, q_idx, 2.0 * diff @ X.T / N)  # ∂loss/∂A = ∂loss/∂O · Vᵀ
+        G = A * (g - np.sum(A * g, axis=-1, keepdims=True))  # through the softmax Jacobian, row by row
+    return value, X.T @ (c * G @ K), X.T @ (c * G.T @ Q)
+
+
+def train_attention_pairs(
+    X: Any,
+    W_q: Any,
+    W_k: Any,
+    queries: Any,
+    keys: Any,
+    *,
+    steps: int,
+    lr: float,
+    scale: bool = True,
+    loss: str = "log",
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Plain gradient descent on ``attention_pair_loss``: the loss at every step and the trained matrices.
+
+    Taught in: 04 §7 (the loop written out), 05 §4 (scaled against unscaled, at several d_k).
+
+    Shapes:
+        X (T, d_model), W_q (d_model, d_k), W_k (d_model, d_k), queries (N,), keys (N,)
+        -> losses (steps,), W_q (d_model, d_k), W_k (d_model, d_k)
+    """
+    steps = check_positive_int(steps, "steps")
+    W_q = as_float_array(W_q, "W_q", expected="(d_model, d_k)").copy()
+    W_k = as_float_array(W_k, "W_k", expected="(d_model, d_k)").copy()
+    losses = np.empty(steps)
+    for step in range(steps):
+        losses[step], g_q, g_k = attention_pair_loss(X, W_q, W_k, queries, keys, scale=scale, loss=loss)
+        W_q -= lr * g_q
+        W_k -= lr * g_k
+    return losses, W_q, W_k

@@ -471,7 +471,7 @@ def entropy_curves(
     highlight: int = 0,
     mark: float | None = None,
 ) -> Axes:
-    """Entropy of each row of ``softmax(s · scores)`` as the scale s grows: from uniform to peaked.
+    """Entropy of each row of ``softmax(β · scores)`` as the scale β grows: from uniform to peaked.
 
     The dashed line is the entropy of uniform weights, log T; a row whose largest score is shared
     by k tokens levels off at log k instead of 0. ``mark`` draws a vertical line at one scale.
@@ -503,7 +503,7 @@ def entropy_curves(
     ax.plot([], [], "o", ms=7, mec="black", gid=_ENTROPY_GID)
     ax.set_xlim(s[0], s[-1])
     ax.set_ylim(0, 1.5 * np.log(n_keys))
-    ax.set_xlabel("scale s")
+    ax.set_xlabel("scale β")
     ax.set_ylabel("entropy of the row (nats)")
     ax.legend(loc="upper right", ncols=2, fontsize="small", frameon=False)
     return update_entropy_curves(ax, highlight=highlight, mark=s[0] if mark is None else mark)
@@ -719,13 +719,13 @@ SCALED_COLOUR = "#4c72b0"  # scaled scores q·k/√d_k
 
 
 def score_walks(walks: Any, *, ax: Axes | None = None) -> Axes:
-    """Running dot products ``Σ_{c<d} q_c k_c`` of a few random pairs as d grows, inside ±√d and ±2√d.
+    """Running dot products ``Σ_{c<d_k} q_c k_c`` of a few random pairs as d_k grows, inside ±√d_k and ±2√d_k.
 
     Each added feature adds one product of mean 0 and variance 1, so a score wanders like a random
-    walk and its typical size grows like √d: the band is one and two standard deviations.
+    walk and its typical size grows like √d_k: the band is one and two standard deviations.
 
     Shapes:
-        walks (n_pairs, D): entry [p, d-1] is the score of pair p over its first d features
+        walks (n_pairs, D): entry [p, d_k-1] is the score of pair p over its first d_k features
     """
     w = np.asarray(walks, dtype=float)
     if w.ndim != 2 or w.shape[1] < 2:
@@ -734,14 +734,14 @@ def score_walks(walks: Any, *, ax: Axes | None = None) -> Axes:
         _, ax = plt.subplots(figsize=(7.5, 3.8))
     d = np.arange(1, w.shape[1] + 1)
     root = np.sqrt(d)
-    ax.fill_between(d, -2 * root, 2 * root, color="#e8e8e8", lw=0, label="±2√d")
-    ax.fill_between(d, -root, root, color="#cfcfcf", lw=0, label="±√d (one std)")
+    ax.fill_between(d, -2 * root, 2 * root, color="#e8e8e8", lw=0, label="±2√d_k")
+    ax.fill_between(d, -root, root, color="#cfcfcf", lw=0, label="±√d_k (one std)")
     for p, walk in enumerate(w):
         ax.plot(d, walk, lw=1.1, color=TOKEN_COLOURS[p % len(TOKEN_COLOURS)])
     ax.axhline(0, color="#888888", lw=0.8)
     ax.set_xlim(1, w.shape[1])
-    ax.set_xlabel("d: number of features in q and k")
-    ax.set_ylabel("q·k over the first d features")
+    ax.set_xlabel("d_k: number of features in q and k")
+    ax.set_ylabel("q·k over the first d_k features")
     ax.set_title(f"{w.shape[0]} random pairs: each score is a random walk", fontsize="medium")
     ax.legend(loc="upper left", frameon=False, fontsize="small")
     return ax

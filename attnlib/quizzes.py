@@ -253,7 +253,7 @@ QUIZZES: dict[int, list[dict[str, Any]]] = {
             "explain": [
                 "It does keep them summing to 1: that is softmax's job.",
                 "It does: the output is (T, d_model), like X.",
-                "There is no parameter to train, and xᵢ·xⱼ = xⱼ·xᵢ; projections W_Q, W_K, W_V remove both limits.",
+                "There is no parameter to train, and xᵢ·xⱼ = xⱼ·xᵢ; the linear maps W_Q, W_K, W_V remove both limits.",
                 "Nothing limits T; the toy example is small only so it can be checked by hand.",
             ],
         },
@@ -288,7 +288,7 @@ QUIZZES: dict[int, list[dict[str, Any]]] = {
                 "Its transpose is X·W_K·W_Qᵀ·Xᵀ, which differs unless W_Q·W_Kᵀ is symmetric (e.g. W_Q = W_K).",
                 "Widths do not matter; what matters is whether W_Q·W_Kᵀ equals its transpose.",
                 "Nothing forces (i, j) = −(j, i); the diagonal qᵢ·kᵢ is usually not 0.",
-                "Two different projections break the symmetry: asking and answering are separate roles.",
+                "Two different linear maps break the symmetry: asking and answering are separate roles.",
             ],
         },
         {
@@ -301,9 +301,9 @@ QUIZZES: dict[int, list[dict[str, Any]]] = {
             ],
             "answer": 0,
             "explain": [
-                "One row per token (6), and the width set by each projection: d_k = 4, d_v = 8.",
+                "One row per token (6), and the width set by each linear map: d_k = 4, d_v = 8.",
                 "Those are the shapes of the weight matrices, not of the projected tokens.",
-                "Projections change the width from d_model = 16 to d_k or d_v.",
+                "The linear maps change the width from d_model = 16 to d_k or d_v.",
                 "Tokens stay rows: (6, 16) @ (16, 4) is (6, 4), not its transpose.",
             ],
         },
@@ -337,16 +337,16 @@ QUIZZES: dict[int, list[dict[str, Any]]] = {
             ],
         },
         {
-            "prompt": "Why divide the scores by √d_k and not by d_k?",
+            "prompt": "q and k have independent entries of mean 0 and variance 1, as at initialisation. Why divide the scores by √d_k and not by d_k?",
             "options": [
-                "Dividing by d_k would give variance 1 as well; √d_k is just a convention",
+                "Dividing by d_k would give these scores variance 1 as well; √d_k is just a convention",
                 "Var(q·k / c) = d_k / c², which is 1 for c = √d_k",
                 "So that each row of scores sums to 1",
                 "Because √d_k is the length of q",
             ],
             "answer": 1,
             "explain": [
-                "Dividing by d_k gives variance 1/d_k: scores shrink to 0 and weights to uniform as d_k grows.",
+                "For these q and k, dividing by d_k gives variance 1/d_k: scores shrink and weights flatten as d_k grows. (Some models do divide by d_k, μP for one, because after training q and k are no longer independent: 05 §3.)",
                 "Scaling by 1/c scales the variance by 1/c², so c = √d_k brings it back to 1 for every d_k.",
                 "Scaling does not make rows sum to 1; softmax does that afterwards.",
                 "‖q‖ is about √d_k on average, but it varies; the argument is about variance, not one vector.",
@@ -399,7 +399,7 @@ QUIZZES: dict[int, list[dict[str, Any]]] = {
                 "A score of 0 is an ordinary score: the key still gets weight e⁰ / Σ, often a large share.",
                 "Only −∞ (before softmax) removes a key exactly, and the row still sums to 1 over the rest.",
                 "Weights are never negative; the trouble is that a score of 0 leaves a positive weight.",
-                "e^(−1) ≈ 0.37: still a real share. Even −1e9 is a magic number; −∞ is exact.",
+                "e^(−1) ≈ 0.37: still a real share. A very negative finite number does give weight 0, and libraries use the most negative one the dtype holds, np.finfo(dtype).min (06 §7), but −1 is nowhere near it.",
             ],
         },
         {
@@ -547,7 +547,7 @@ QUIZZES: dict[int, list[dict[str, Any]]] = {
             "explain": [
                 "Zero inputs still give keys equal to the bias, with finite scores: the padding still takes weight.",
                 "Masked keys get weight exactly 0, so the real tokens share their attention exactly as when alone.",
-                "Where the padding sits does not matter to attention without a mask; every key gets some weight.",
+                "Without a mask every padding key takes some weight wherever it sits; and in a model with absolute positions, such as MiniLM, moving the padding in front shifts every real token's position and so changes its embedding.",
                 "Scaling changes how peaked the weights are; it cannot give the padding exactly 0.",
             ],
         },

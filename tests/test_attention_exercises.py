@@ -30,7 +30,7 @@ CASES = {
             (lambda X, W_q, W_k: (X @ W_q).T @ (X @ W_k), "Qᵀ·K"),
             (lambda X, W_q, W_k: (X @ W_k) @ (X @ W_q).T, "transpose of the scores"),
             (lambda X, W_q, W_k: X @ X.T, "X·Xᵀ"),
-            (lambda X, W_q, W_k: (X @ W_q) @ (X @ W_q).T, "one projection twice"),
+            (lambda X, W_q, W_k: (X @ W_q) @ (X @ W_q).T, "one linear map twice"),
             (lambda X, W_q, W_k: (X @ W_q) * (X @ W_k), "entry by entry"),
             (lambda X, W_q, W_k: (X @ W_q) @ (X @ W_k).T / sq(W_q.shape[1]), "divided by √d_k already"),
         ],
@@ -97,6 +97,17 @@ CASES = {
             (lambda L, T: (np.arange(T) < L[:, None])[:, :, None], "masks the queries"),
             (lambda L, T: np.arange(T) < L[:, None], "shape (B, T)"),
             (lambda L, T: (np.arange(T) >= L[:, None])[:, None, :], "inverted"),
+        ],
+    ),
+    "keep_mask": (
+        ex.check_keep_mask,
+        lambda m, c: (~np.asarray(m) if c == "torch_key_padding" else np.asarray(m) == 1)[:, None, :],
+        [
+            (lambda m, c: np.asarray(m).astype(bool)[:, None, :], "key_padding_mask is True where a key is ignored"),
+            (lambda m, c: (~np.asarray(m).astype(bool))[:, None, :], "attnlib's own mask is already True"),
+            (lambda m, c: (~m if c == "torch_key_padding" else (m == 1) ^ (c != "attnlib"))[:, None, :], "already means"),
+            (lambda m, c: ~np.asarray(m) if c == "torch_key_padding" else np.asarray(m) == 1, "query axis in the middle"),
+            (lambda m, c: (~m if c == "torch_key_padding" else m)[:, None, :], "dtype int64"),
         ],
     ),
     "attention": (

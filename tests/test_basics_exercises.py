@@ -73,9 +73,9 @@ CASES = {
     "check_scaled_softmax": (
         lambda s, k: _softmax(k * s),
         [
-            (lambda s, k: _softmax(s / k), "you divided the scores by s"),
-            (lambda s, k: k * _softmax(s), "you multiplied the weights by s after the softmax"),
-            (lambda s, k: _softmax(s + k), "Adding s to every score changes nothing"),
+            (lambda s, k: _softmax(s / k), "you divided the scores by β"),
+            (lambda s, k: k * _softmax(s), "you multiplied the weights by β after the softmax"),
+            (lambda s, k: _softmax(s + k), "Adding β to every score changes nothing"),
             (lambda s, k: np.exp(k * s), "your rows don't sum to 1"),
         ],
     ),

@@ -254,3 +254,24 @@ def test_scale_and_hull_labs_refuse_bad_shapes():
         labs.make_softmax_scale_lab(np.ones((2, 3)), ["a", "b"])
     with pytest.raises(ValueError, match=r"X must have shape \(T, 2\) for T=2 tokens; got \(2, 3\)"):
         labs.make_convex_hull_lab(np.ones((2, 3)), ["a", "b"])
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_each_lab_names_the_section_that_shows_it(name):
+    """'Taught in: NN §k' in the lab's module docstring: section k of notebook NN builds this lab."""
+    import importlib
+    from pathlib import Path
+
+    module = importlib.import_module(f"attnlib.labs.{name}")
+    found = re.search(r"Taught in: (\d\d) §(\d+)", module.__doc__)
+    assert found, f"attnlib.labs.{name} does not say where it is taught"
+    notebook = next((Path(__file__).parents[1] / "notebooks").glob(f"{found[1]}_*.ipynb"))
+    section, where = None, []
+    for cell in json.loads(notebook.read_text(encoding="utf-8"))["cells"]:
+        source = "".join(cell["source"])
+        heading = re.match(r"## (\d+)\.", source)
+        if cell["cell_type"] == "markdown" and heading:
+            section = heading[1]
+        if cell["cell_type"] == "code" and f"make_{name}_lab(" in source:
+            where.append(section)
+    assert where == [found[2]], f"{notebook.name} builds make_{name}_lab in section(s) {where}, not §{found[2]}"

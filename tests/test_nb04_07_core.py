@@ -135,3 +135,48 @@ def test_green_grass_story_matches_data_readme():
     assert round(float(w[6, 7]), 3) == 0.913  # green -> grass
     _, wc = attnlib.self_attention(X, d["W_q_matrix"], d["W_k_matrix"], d["W_v_matrix"], attnlib.causal_mask(8))
     assert round(float(wc[6, 6]), 3) == 0.828  # green keeps itself when it cannot see grass
+
+
+def test_attention_pair_loss_through_values_matches_finite_differences(rng):
+    """loss="values": ‖(A·X)[i] − X[j]‖², back through O = A·V and the softmax Jacobian."""
+    X = rng.normal(size=(5, 4))
+    W_q, W_k = rng.normal(size=(2, 4, 3))
+    q, k = np.array([0, 3, 3]), np.array([2, 1, 4])
+    for scale in (True, False):
+        loss, g_q, g_k = attnlib.attention_pair_loss(X, W_q, W_k, q, k, scale=scale, loss="values")
+        A = attnlib.softmax((X @ W_q) @ (X @ W_k).T / (np.sqrt(3) if scale else 1.0))
+        assert np.isclose(loss, np.sum(((A @ X)[q] - X[k]) ** 2) / 3)
+        for W, g, which in ((W_q, g_q, 0), (W_k, g_k, 1)):
+            bump = np.zeros_like(W)
+            bump[2, 1] = 1e-6
+            args = [[W_q + bump, W_k], [W_q, W_k + bump]][which], [[W_q - bump, W_k], [W_q, W_k - bump]][which]
+            up, down = (attnlib.attention_pair_loss(X, *a, q, k, scale=scale, loss="values")[0] for a in args)
+            assert np.isclose((up - down) / 2e-6, g[2, 1], atol=1e-7)
+
+
+def test_attention_pair_loss_refuses_an_unknown_loss():
+    with pytest.raises(ValueError, match="loss must be 'log'"):
+        attnlib.attention_pair_loss(np.ones((3, 2)), np.ones((2, 1)), np.ones((2, 1)), [0], [1], loss="mse")
+
+
+def test_train_attention_pairs_runs_plain_gradient_descent(rng):
+    X = rng.normal(size=(5, 4))
+    W_q, W_k = rng.normal(0, 0.1, (2, 4, 2))
+    losses, W_q_t, W_k_t = attnlib.train_attention_pairs(X, W_q, W_k, [0, 1], [3, 2], steps=40, lr=0.5)
+    assert losses.shape == (40,) and losses[-1] < losses[0] / 2
+    loss, g_q, _ = attnlib.attention_pair_loss(X, W_q, W_k, [0, 1], [3, 2])
+    first, W_q_1, _ = attnlib.train_attention_pairs(X, W_q, W_k, [0, 1], [3, 2], steps=1, lr=0.5)
+    assert first[0] == loss and np.allclose(W_q_1, W_q - 0.5 * g_q)  # one step, by hand
+    assert not np.shares_memory(W_q_t, W_q) and W_q_t.shape == W_q.shape  # the input is not changed
+    with pytest.raises(ValueError, match="steps must be >= 1"):
+        attnlib.train_attention_pairs(X, W_q, W_k, [0], [1], steps=0, lr=0.5)
+
+
+def test_layer_norm_known_answer_and_properties(rng):
+    """[1, 2, 3]: mean 2, variance 2/3, so (x − 2)/√(2/3) = [−1.2247, 0, 1.2247]."""
+    assert np.allclose(attnlib.layer_norm(np.array([1.0, 2.0, 3.0]), eps=0.0), [-1.224745, 0.0, 1.224745])
+    Y = attnlib.layer_norm(rng.normal(3.0, 5.0, size=(2, 4, 16)))
+    assert Y.shape == (2, 4, 16) and np.allclose(Y.mean(-1), 0) and np.allclose(Y.var(-1), 1, atol=1e-4)
+    assert np.allclose(np.linalg.norm(Y, axis=-1), 4.0, atol=1e-3)  # every row of length √d
+    with pytest.raises(ValueError, match="NaN"):
+        attnlib.layer_norm(np.array([[1.0, np.nan]]))

@@ -103,7 +103,7 @@ def test_entropy_curves_from_log_t_down():
         assert np.isclose(y[0], np.log(3))  # s = 0: uniform
         assert np.allclose(y, entropy(softmax(x[:, None] * scores[i])))
     assert rows[1].get_linewidth() > rows[0].get_linewidth()
-    assert ax.get_xlim() == (0.0, 10.0) and ax.get_xlabel() == "scale s"
+    assert ax.get_xlim() == (0.0, 10.0) and ax.get_xlabel() == "scale β"
     vline, dot = (line for line in ax.lines if line.get_gid() == "attnlib-entropy-mark")
     assert list(vline.get_xdata()) == [2.0, 2.0]
     assert np.isclose(dot.get_ydata()[0], entropy(softmax(2.0 * scores[1])), atol=1e-3)

@@ -20,7 +20,7 @@ def test_score_walks_axes():
     walks = np.cumsum(np.random.default_rng(0).normal(size=(3, 64)), axis=1)
     ax = plot.score_walks(walks)
     assert ax.get_xlim() == (1, 64)
-    assert ax.get_xlabel() == "d: number of features in q and k"
+    assert ax.get_xlabel() == "d_k: number of features in q and k"
     assert len(ax.lines) == 4  # three walks and the zero line
     with pytest.raises(ValueError, match=r"walks must have shape \(n_pairs, D\)"):
         plot.score_walks(np.zeros(5))

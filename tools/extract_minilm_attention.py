@@ -1,4 +1,4 @@
-"""Build ``data/minilm_attention.npz``: the attention of a real pretrained Transformer, layer by layer.
+"""Build ``data/minilm_attention.npz`` and ``data/minilm_reference.npz``: a real Transformer's attention.
 
 Why
 ---
@@ -58,6 +58,12 @@ key                    shape, dtype                 meaning
 ``batch_weights``      (L, B, H, T, T), float32     the model's probabilities, padding masked
 =====================  ===========================  ===============================================
 
+A second, small file, ``data/minilm_reference.npz``, holds the two sentences of the classic test of
+reference, "The animal didn't cross the street because it was too tired." and "... too wide."
+(T = 16 tokens each), each run alone: ``tired_tokens``, ``tired_ids``, ``tired_X`` (L, T, d_model)
+and ``tired_weights`` (L, H, T, T), and the same with ``wide_``. Notebook 08 §10 measures where "it"
+attends; the projections are those of the first file.
+
 ``X[0]`` is the output of the embedding layer (word + position + segment embeddings, LayerNorm);
 ``X[l]`` for ``l >= 1`` is the output of layer ``l - 1``. They are captured with a forward
 pre-hook on each self-attention module, i.e. exactly the tensor the attention receives.
@@ -106,11 +112,17 @@ EXPECTED_SHA256 = {
 }
 LONG = "the kids are playing on the green grass"  # the sentence of notebooks 04-07
 SHORT = "the grass is green"  # shorter, to be padded in a batch with LONG
+# The classic test of reference (Winograd schema): "it" is the animal when tired, the street when wide.
+REFERENCE = {
+    "tired": "The animal didn't cross the street because it was too tired.",
+    "wide": "The animal didn't cross the street because it was too wide.",
+}
 N_LAYERS, N_HEADS, D_MODEL, D_K = 6, 12, 384, 32
 TOLERANCE = 1e-5
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUTPUT = REPO_ROOT / "data" / "minilm_attention.npz"
+DEFAULT_REFERENCE_OUTPUT = REPO_ROOT / "data" / "minilm_reference.npz"
 ZIP_DATE_TIME = (1980, 1, 1, 0, 0, 0)  # the earliest a zip can record: reproducible bytes
 
 
@@ -232,6 +244,20 @@ def extract(model_dir: Path) -> dict[str, np.ndarray]:
     data["batch_X"] = batch["X"].astype(np.float32)
     data["batch_weights"] = batch["weights"].astype(np.float32)
     data.update(projections(model))
+    return data, extract_reference(tokenizer, model)
+
+
+def extract_reference(tokenizer, model) -> dict[str, np.ndarray]:
+    """The two "it" sentences of ``REFERENCE``, each alone: tokens, ids, layer inputs, weights."""
+    data: dict[str, np.ndarray] = {"model": np.array(MODEL_NAME)}
+    for name, sentence in REFERENCE.items():
+        encoded = tokenizer([sentence], return_tensors="pt")
+        ids = encoded["input_ids"][0].numpy().astype(np.int64)
+        data[f"{name}_tokens"] = tokens_of(tokenizer, ids)
+        data[f"{name}_ids"] = ids
+        result = run(model, encoded)
+        for key in ("X", "weights"):
+            data[f"{name}_{key}"] = result[key][:, 0].astype(np.float32)
     return data
 
 
@@ -254,9 +280,10 @@ def _numpy_heads(X, W_q, W_k, W_v, b_q, b_k, b_v, keep=None):
     return weights, weights @ V
 
 
-def verify(data: dict[str, np.ndarray]) -> dict[str, float]:
+def verify(data: dict[str, np.ndarray], reference: dict[str, np.ndarray]) -> dict[str, float]:
     """Largest differences between the model and a float64 numpy recomputation from the stored arrays."""
     worst = dict.fromkeys(("weights", "out", "short_weights", "short_out", "batch_weights"), 0.0)
+    worst.update({f"{name}_weights": 0.0 for name in REFERENCE})
 
     def record(key: str, layer: int, mine: np.ndarray) -> None:
         worst[key] = max(worst[key], float(np.abs(mine - data[key][layer]).max()))
@@ -271,6 +298,11 @@ def verify(data: dict[str, np.ndarray]) -> dict[str, float]:
             record(f"{prefix}out", layer, out)
         weights, _ = _numpy_heads(data["batch_X"][layer], *params, keep=keep)
         record("batch_weights", layer, weights)
+        for name in REFERENCE:
+            weights, _ = _numpy_heads(reference[f"{name}_X"][layer], *params)
+            worst[f"{name}_weights"] = max(
+                worst[f"{name}_weights"], float(np.abs(weights - reference[f"{name}_weights"][layer]).max())
+            )
     return worst
 
 
@@ -298,6 +330,12 @@ def main(argv: list[str] | None = None) -> None:
         "--output", type=Path, default=DEFAULT_OUTPUT, help="where to write (default: %(default)s)"
     )
     parser.add_argument(
+        "--reference-output",
+        type=Path,
+        default=DEFAULT_REFERENCE_OUTPUT,
+        help="where to write the two 'it' sentences (default: %(default)s)",
+    )
+    parser.add_argument(
         "--model-dir",
         type=Path,
         default=None,
@@ -306,20 +344,21 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     model_dir = args.model_dir or default_model_dir()
     check_model_dir(model_dir)
-    data = extract(model_dir)
+    data, reference = extract(model_dir)
     if data["tokens"].tolist() != ["[CLS]", *LONG.split(), "[SEP]"]:
         sys.exit(f"error: expected one token per word, got {data['tokens'].tolist()}")
-    worst = verify(data)
+    worst = verify(data, reference)
     for key, value in worst.items():
         print(f"  max |numpy - model| {key:<14} {value:.1e}")
     if max(worst.values()) > TOLERANCE:
         sys.exit(f"error: the numpy recomputation differs from the model by more than {TOLERANCE}")
-    write_npz(args.output, data)
-    with np.load(args.output, allow_pickle=False) as stored:  # read back the way the notebook will
-        assert sorted(stored.files) == sorted(data)
-    print(f"wrote {args.output} ({args.output.stat().st_size:,} bytes, SHA-256 {sha256_of(args.output)})")
-    for key in sorted(data):
-        print(f"  {key:<14} {str(data[key].dtype):<8} {data[key].shape}")
+    for path, arrays in ((args.output, data), (args.reference_output, reference)):
+        write_npz(path, arrays)
+        with np.load(path, allow_pickle=False) as stored:  # read back the way the notebook will
+            assert sorted(stored.files) == sorted(arrays)
+        print(f"wrote {path} ({path.stat().st_size:,} bytes, SHA-256 {sha256_of(path)})")
+        for key in sorted(arrays):
+            print(f"  {key:<14} {str(arrays[key].dtype):<8} {arrays[key].shape}")
 
 
 if __name__ == "__main__":

@@ -17,7 +17,12 @@ from .basics import (  # notebooks 01-03
 )
 from .formula import check_attention, check_context_vector  # notebook 07
 from .heads import check_head_weights, check_previous_token_score, check_split_heads  # notebook 08
-from .masking import check_causal_mask, check_masked_softmax, check_padding_mask  # notebook 06
+from .masking import (  # notebook 06
+    check_causal_mask,
+    check_keep_mask,
+    check_masked_softmax,
+    check_padding_mask,
+)
 from .qkv import check_projection_puzzle, check_scores  # notebook 04
 from .scaling import check_scaled_scores, check_scaled_weights, check_softmax_jacobian  # notebook 05
 
@@ -37,6 +42,7 @@ __all__ += [  # notebooks 04-07
     "check_attention",
     "check_causal_mask",
     "check_context_vector",
+    "check_keep_mask",
     "check_masked_softmax",
     "check_padding_mask",
     "check_projection_puzzle",

@@ -363,31 +363,31 @@ def check_softmax_rows(candidate: Any) -> Verdict:
 
 
 def _scaled_divided(got: np.ndarray, case: Case) -> str | None:
-    scores, s = case.args
-    if s not in (0, 1) and matches(got, softmax(scores / s, axis=-1)):
+    scores, beta = case.args
+    if beta not in (0, 1) and matches(got, softmax(scores / beta, axis=-1)):
         return (
-            f"you divided the scores by s = {s} (that is a temperature T = s). "
-            "Here s multiplies: softmax(s · scores)."
+            f"you divided the scores by β = {beta} (that is a temperature of {beta}). "
+            "Here β multiplies: softmax(β · scores)."
         )
     return None
 
 
 def _scaled_after(got: np.ndarray, case: Case) -> str | None:
-    scores, s = case.args
-    if s != 1 and matches(got, s * softmax(scores, axis=-1)):
+    scores, beta = case.args
+    if beta != 1 and matches(got, beta * softmax(scores, axis=-1)):
         return (
-            f"you multiplied the weights by s after the softmax, so each row sums to s = {s}. "
+            f"you multiplied the weights by β after the softmax, so each row sums to β = {beta}. "
             "Scale the scores before the softmax."
         )
     return None
 
 
 def _scaled_added(got: np.ndarray, case: Case) -> str | None:
-    scores, s = case.args
-    if s != 1 and matches(got, softmax(scores, axis=-1)):
+    scores, beta = case.args
+    if beta != 1 and matches(got, softmax(scores, axis=-1)):
         return (
-            f"your weights did not change with s = {s}. Adding s to every score changes nothing "
-            "(softmax ignores a constant added to a row); s must multiply the scores."
+            f"your weights did not change with β = {beta}. Adding β to every score changes nothing "
+            "(softmax ignores a constant added to a row); β must multiply the scores."
         )
     return None
 
@@ -399,18 +399,18 @@ def _scaled_rows(got: np.ndarray, case: Case) -> str | None:
 
 
 def check_scaled_softmax(candidate: Any) -> Verdict:
-    """Exercise 02.2: ``my_scaled_softmax(scores, s)`` returns ``softmax(s · scores)`` row by row.
+    """Exercise 02.2: ``my_scaled_softmax(scores, beta)`` returns ``softmax(β · scores)`` row by row.
 
     Shapes:
-        scores (T_q, T_k), s float -> weights (T_q, T_k)
+        scores (T_q, T_k), beta float -> weights (T_q, T_k)
     """
     settings = [(_SCORES_3x3, 2.0), (_SCORES_3x3, 0.5), (_SCORES_2x4, 3.0), (_SCORES_2x4, 0.0)]
-    cases = [Case((sc, s), softmax(s * sc, axis=-1), label=f"s = {s}") for sc, s in settings]
+    cases = [Case((sc, beta), softmax(beta * sc, axis=-1), label=f"β = {beta}") for sc, beta in settings]
     return _check(
         candidate,
         cases,
         diagnoses=[_scaled_divided, _scaled_after, _scaled_added, _scaled_rows],
-        success="right: s = 0 gives uniform rows, a large s makes them peaked.",
+        success="right: β = 0 gives uniform rows, a large β makes them peaked.",
     )
 
 

@@ -1,4 +1,4 @@
-"""Exercises of notebook 06 (masking): the causal mask, a masked softmax, a key-padding mask."""
+"""Exercises of notebook 06 (masking): causal mask, masked softmax, key-padding mask, mask polarities."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import numpy as np
 
 from ._feedback import Case, Verdict, check_function, matches, softmax_rows
 
-__all__ = ["check_causal_mask", "check_masked_softmax", "check_padding_mask"]
+__all__ = ["check_causal_mask", "check_keep_mask", "check_masked_softmax", "check_padding_mask"]
 
 
 def _additive(keep: np.ndarray) -> np.ndarray:
@@ -214,3 +214,88 @@ def check_padding_mask(candidate: Any) -> Verdict:
         diagnoses=(_off_by_one, _query_axis, _padding_inverted),
         success="correct: every query of sentence b ignores its padding keys",
     )
+
+
+# What a key mask of shape (B, T_k) means in each library (06 §7): True / 1 = ...
+CONVENTIONS = {
+    "attnlib": "True = may attend",
+    "torch_key_padding": "True = ignore this key (nn.MultiheadAttention's key_padding_mask)",
+    "torch_sdpa": "True = takes part (F.scaled_dot_product_attention's boolean attn_mask)",
+    "hf": "1 = keep, 0 = padding (Hugging Face's attention_mask, integers)",
+}
+
+
+def _written_as(real: np.ndarray, convention: str) -> np.ndarray:
+    if convention == "torch_key_padding":
+        return ~real
+    if convention == "hf":
+        return real.astype(np.int64)
+    return real.copy()
+
+
+def _keep_cases() -> list[Case]:
+    cases = []
+    for lengths, T in (([5, 3], 5), ([2, 4, 1], 4)):
+        real = np.arange(T) < np.array(lengths)[:, None]  # (B, T_k): True for real tokens
+        for convention in CONVENTIONS:
+            mask = _written_as(real, convention)
+            cases.append(Case((mask, convention), real[:, None, :], label=f"{convention}, lengths {lengths}"))
+    return cases
+
+
+def _polarity(got: np.ndarray, case: Case) -> str | None:
+    mask, convention = case.args
+    real = case.expected[:, 0, :]
+    for wrong in (~real[:, None, :], ~real):
+        if matches(got, wrong):
+            if convention == "torch_key_padding":
+                return (
+                    "not inverted: PyTorch's key_padding_mask is True where a key is ignored (padding), "
+                    "attnlib's keep is True where a key may be attended to. Return ~mask."
+                )
+            if convention == "attnlib":
+                return "inverted: attnlib's own mask is already True = may attend, so return it unchanged."
+            return (
+                f"inverted, but {convention!r} already means {CONVENTIONS[convention]}, like attnlib: "
+                "only PyTorch's key_padding_mask has the opposite polarity."
+            )
+    return None
+
+
+def _no_query_axis(got: np.ndarray, case: Case) -> str | None:
+    real = case.expected[:, 0, :]
+    if matches(got, real) or matches(got, real[:, :, None]):
+        return (
+            f"right values, but shape {np.shape(got)}: a key mask must broadcast over the queries of the "
+            "(B, T_q, T_k) scores, so put the query axis in the middle: shape (B, 1, T_k), keep[:, None, :]."
+        )
+    return None
+
+
+def check_keep_mask(candidate: Any) -> Verdict:
+    """Check ``my_keep(mask, convention)``: any library's key mask (B, T_k) as attnlib's keep (B, 1, T_k).
+
+    ``convention`` is one of ``CONVENTIONS``; the answer must be boolean, True where a key may be
+    attended to, because attnlib refuses an integer mask.
+
+    Shapes:
+        mask (B, T_k), convention str -> keep (B, 1, T_k) boolean
+    """
+    verdict = check_function(
+        candidate,
+        _keep_cases(),
+        diagnoses=(_polarity, _no_query_axis),
+        success="correct: every convention becomes attnlib's True = may attend, shape (B, 1, T_k)",
+    )
+    if not verdict:
+        return verdict
+    for case in _keep_cases():
+        with np.errstate(all="ignore"):
+            got = np.asarray(candidate(*case.args))
+        if got.dtype.kind != "b":
+            return Verdict(
+                False,
+                f"right numbers, but dtype {got.dtype} for {case.label}: attnlib reads only a boolean mask "
+                "as 'may attend' (an integer one is refused). Compare, e.g. mask == 1, to get booleans.",
+            )
+    return verdict

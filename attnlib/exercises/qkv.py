@@ -54,7 +54,7 @@ def _no_projection(got: np.ndarray, case: Case) -> str | None:
     X, _, _ = _qk(case)
     if matches(got, X @ X.T):
         return (
-            "these are the scores of notebook 03, X·Xᵀ: the projections are missing. "
+            "these are the scores of notebook 03, X·Xᵀ: the linear maps W_q and W_k are missing. "
             "Make Q = X·W_q and K = X·W_k first."
         )
     return None
@@ -64,7 +64,7 @@ def _same_projection(got: np.ndarray, case: Case) -> str | None:
     _, Q, K = _qk(case)
     if matches(got, Q @ Q.T) or matches(got, K @ K.T):
         return (
-            "you used one projection twice (Q·Qᵀ or K·Kᵀ), which makes the scores symmetric. "
+            "you used one linear map twice (Q·Qᵀ or K·Kᵀ), which makes the scores symmetric. "
             "Queries come from W_q, keys from W_k."
         )
     return None

@@ -1,5 +1,5 @@
 // The convex-hull lab (notebook 03): tokens as dots, their hull, and the outputs as rings that the
-// scale s moves. Python sends the outputs for every setting and each output's whole path.
+// scale β moves. Python sends the outputs for every setting and each output's whole path.
 import { axes, createLab, fill, polyline, svg, text } from "./kit.js";
 
 const W = 640, H = 470;

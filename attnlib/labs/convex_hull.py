@@ -1,6 +1,6 @@
-"""The convex-hull lab of notebook 03: outputs ``softmax(s·X·Xᵀ)·X`` of 2-D tokens, moved by the scale s.
+"""The convex-hull lab of notebook 03: outputs ``softmax(β·X·Xᵀ)·X`` of 2-D tokens, moved by β.
 
-Taught in: 03 §4. At s = 0 every output sits on the centroid; as s grows each moves towards the
+Taught in: 03 §3. At β = 0 every output sits on the centroid; as β grows each moves towards the
 token with the largest score in its row, never leaving the convex hull.
 """
 
@@ -16,12 +16,12 @@ from ..checks import as_float_array
 from ..core import softmax
 from .base import Lab, axis_spec, number, slider
 
-READOUT = "s = {scale:.1f} · largest weight per row: {tops} · all outputs inside the hull: {inside}"
-TITLE = "out = softmax(s · X·Xᵀ) · X at s = {scale:.1f}"
+READOUT = "β = {scale:.1f} · largest weight per row: {tops} · all outputs inside the hull: {inside}"
+TITLE = "out = softmax(β · X·Xᵀ) · X at β = {scale:.1f}"
 
 
 def make_convex_hull_lab(X: Any, tokens: list[str], *, scale: float = 1.0, max_scale: float = 6.0) -> Lab:
-    """Lab for notebook 03: a scale slider s (0 to ``max_scale``, step 0.1) over 2-D tokens.
+    """Lab for notebook 03: a scale slider β (0 to ``max_scale``, step 0.1) over 2-D tokens.
 
     Shapes
     ------
@@ -37,7 +37,7 @@ def make_convex_hull_lab(X: Any, tokens: list[str], *, scale: float = 1.0, max_s
     if X.ndim != 2 or X.shape[1] != 2 or X.shape[0] != len(tokens):
         raise ValueError(f"X must have shape (T, 2) for T={len(tokens)} tokens; got {X.shape}")
     scores = X @ X.T  # (T, T)
-    control = slider("scale", "scale s", 0.0, max_scale, 0.1)
+    control = slider("scale", "scale β", 0.0, max_scale, 0.1)
     trails = softmax(np.linspace(0.0, max_scale, 121)[:, None, None] * scores[None], axis=-1) @ X  # (n, T, 2)
 
     def frame(scale: float) -> dict:
@@ -51,7 +51,7 @@ def make_convex_hull_lab(X: Any, tokens: list[str], *, scale: float = 1.0, max_s
     def snapshot(scale: float) -> Figure:
         fig = plot.new_figure((6.0, 4.4))
         plot.convex_hull_picture(X, softmax(scale * scores) @ X, tokens, ax=fig.subplots(), trails=trails,
-                                 title=f"out = softmax(s · X·Xᵀ) · X at s = {scale:.1f}")
+                                 title=f"out = softmax(β · X·Xᵀ) · X at β = {scale:.1f}")
         fig.tight_layout()
         return fig
 

@@ -1,6 +1,6 @@
 """The dot-product lab of notebook 01: turn and stretch two 2-D vectors, watch a·b, cos θ and the projection.
 
-Taught in: 01 §3. b lies along feature 1; a makes the angle θ with it.
+Taught in: 01 §1. b lies along feature 1; a makes the angle θ with it.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The mask lab of notebook 06: a padded batch, four kinds of mask, scores → masked → weights.
 
-Taught in: 06 §5. Sentence b keeps its first ``lengths[b]`` tokens; the rest of its T positions are
+Taught in: 06 §8. Sentence b keeps its first ``lengths[b]`` tokens; the rest of its T positions are
 padding (label "<pad>", embedding all zeros, so its scores are 0 unless masked).
 """
 

@@ -1,5 +1,5 @@
 // The softmax-scale lab (notebook 02): one row's weights as bars, and the entropy of every row
-// against the scale s. Python sends the weights, entropies and curves for every setting.
+// against the scale β. Python sends the weights, entropies and curves for every setting.
 import { axes, colour, createLab, fill, number, polyline, svg, text } from "./kit.js";
 
 const W = 1000, H = 390;
@@ -21,7 +21,7 @@ function build(picture, spec) {
     };
   });
   const curves = axes(root, { x: 530, y: 40, w: 440, h: 270 }, {
-    ...d.curve_axes, xlabel: "scale s", ylabel: "entropy of the row (nats)", ylabelGap: 50, frame: true });
+    ...d.curve_axes, xlabel: "scale β", ylabel: "entropy of the row (nats)", ylabelGap: 50, frame: true });
   const { sx, sy } = curves;
   svg("line", { x1: 530, x2: 970, y1: sy(d.uniform), y2: sy(d.uniform), stroke: "#888", "stroke-dasharray": "5 3" }, curves.g);
   const lines = d.curves.map((row, i) => svg("polyline", {

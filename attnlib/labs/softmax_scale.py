@@ -1,7 +1,7 @@
-"""The softmax-scale lab of notebook 02: multiply one row of scores by s and watch its weights.
+"""The softmax-scale lab of notebook 02: multiply one row of scores by β and watch its weights.
 
-Taught in: 02 §5. s = 0 gives uniform weights (entropy log T); a large s piles the weight on the
-largest score (on all of them equally if several tie). The temperature is 1/s.
+Taught in: 02 §5. β = 0 gives uniform weights (entropy log T); a large β piles the weight on the
+largest score (on all of them equally if several tie). The temperature is 1/β.
 """
 
 from __future__ import annotations
@@ -16,16 +16,16 @@ from ..checks import as_float_array
 from ..core import entropy, softmax
 from .base import Control, Lab, axis_spec, colour_table, number, slider
 
-READOUT = ("s = {scale:.1f} (temperature 1/s = {temperature}) · row {row}: largest weight {largest:.4f} "
+READOUT = ("β = {scale:.1f} (temperature 1/β = {temperature}) · row {row}: largest weight {largest:.4f} "
            "on {top} · entropy {entropy:.4f} nats (uniform: {uniform:.4f})")
-TITLE = "weights of row {row} at s = {scale:.1f}"
+TITLE = "weights of row {row} at β = {scale:.1f}"
 CURVE_POINTS = 201
 
 
 def make_softmax_scale_lab(
     scores: Any, tokens: list[str], *, scale: float = 1.0, query: int = 0, max_scale: float = 10.0
 ) -> Lab:
-    """Lab for notebook 02: a query menu and a scale slider s (0 to ``max_scale``, step 0.1).
+    """Lab for notebook 02: a query menu and a scale slider β (0 to ``max_scale``, step 0.1).
 
     Shapes
     ------
@@ -43,7 +43,7 @@ def make_softmax_scale_lab(
     T = len(tokens)
     controls = [
         Control("query", "menu", "query row", list(range(T)), list(tokens)),
-        slider("scale", "scale s", 0.0, max_scale, 0.1),
+        slider("scale", "scale β", 0.0, max_scale, 0.1),
     ]
     uniform = float(np.log(T))
 
@@ -61,7 +61,7 @@ def make_softmax_scale_lab(
         fig = plot.new_figure((9.6, 3.7))
         ax_bars, ax_h = fig.subplots(1, 2, width_ratios=[1, 1.35])
         plot.weight_bars(softmax(scale * scores[query]), tokens, ax=ax_bars,
-                         title=f"weights of row {tokens[query]} at s = {scale:.1f}")
+                         title=f"weights of row {tokens[query]} at β = {scale:.1f}")
         plot.entropy_curves(scores, tokens, scales=np.linspace(0.0, max_scale, CURVE_POINTS), ax=ax_h,
                             highlight=query, mark=scale)
         fig.tight_layout()
