@@ -75,7 +75,8 @@ function draw(v, f, spec, values) {
   const h = d.hist[2 * f.i + (values.scaled ? 1 : 0)];
   const top = Math.max(1.6, 1.08 * Math.max(...h));
   const sy = (y) => v.hist.box.y + v.hist.box.h * (1 - y / top);
-  const sx = v.hist.sx;
+  const { box } = v.hist;
+  const sx = (x) => Math.min(box.x + box.w, Math.max(box.x, v.hist.sx(x)));  // the axis is fixed: clip
   let path = `M${sx(d.bins[0] * f.sigma)},${sy(0)}`;
   h.forEach((height, k) => { path += `V${sy(height)}H${sx(d.bins[k + 1] * f.sigma)}`; });
   v.steps.setAttribute("d", `${path}V${sy(0)}Z`);
