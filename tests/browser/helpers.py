@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from attnlib.labs.base import fill
+
 ROOT = Path(__file__).resolve().parents[2]
 # The notebooks under test; point ATTNLIB_NOTEBOOKS at another folder to try the suite on a draft.
 NOTEBOOKS = Path(os.environ.get("ATTNLIB_NOTEBOOKS") or ROOT / "notebooks")
@@ -346,90 +348,147 @@ def shut_down(page, name: str) -> None:
 
 LAB_SELECTOR = ".attn-lab"
 
-# What a lab shows now: its setting, its readout, and a fingerprint of its picture (the svg's markup).
-_LOOK = """
-(root) => {
-  const svg = root.querySelector('svg.figure');
-  let h = 0;
-  const text = svg ? svg.innerHTML : '';
-  for (let i = 0; i < text.length; i++) h = (h * 31 + text.charCodeAt(i)) | 0;
-  return {values: root.dataset.values, readout: root.querySelector('.readout').textContent,
-          picture: h, drawn: svg ? svg.querySelectorAll('*').length : 0};
-}
-"""
+LAB_JS = """(root) => ({
+    readout: root.attnLab.spec.readout,
+    controls: root.attnLab.spec.controls,
+})"""
+
+# What the page shows now: its setting, a fingerprint of the picture, the readout, and the page's own
+# frame at that setting (whose fields Python fills in, to compare with the readout).
+STATE_JS = """(root) => {
+    const svg = root.querySelector('svg.figure');
+    const s = svg ? svg.outerHTML : '';
+    let h = 0;
+    for (let i = 0; i < s.length; i++) h = (Math.imul(h, 31) + s.charCodeAt(i)) | 0;
+    const values = JSON.parse(root.dataset.values);
+    return {
+        values, picture: `${s.length}:${h}`,
+        readout: root.querySelector('.readout').innerHTML,
+        fields: root.attnLab.def.frame(root.attnLab.spec, values).fields,
+        focusInLab: root.contains(document.activeElement),
+    };
+}"""
+
+# HTML as the page serialises it (entities, attribute quotes), to compare two readouts as the page holds them.
+AS_PAGE_HTML = "(html) => { const d = document.createElement('div'); d.innerHTML = html; return d.innerHTML; }"
 
 
-@dataclass
-class Look:
-    values: dict
-    readout: str
-    picture: int
-    drawn: int
+class LabWalk:
+    """Move every control of one lab (``root``: its ``.attn-lab`` element) and check every step."""
+
+    def __init__(self, page, root, where: str) -> None:
+        self.page, self.root, self.where = page, root, where
+        info = root.evaluate(LAB_JS)
+        self.template, self.controls = info["readout"], info["controls"]
+        self.problems: list[str] = []
+        self.steps = 0
+        self.last = self.state()
+        self.check_readout(self.last, "as first shown")
+
+    def state(self) -> dict:
+        return self.root.evaluate(STATE_JS)
+
+    def check_readout(self, state: dict, what: str) -> None:
+        try:
+            expected = self.page.evaluate(AS_PAGE_HTML, fill(self.template, state["fields"]))
+        except (KeyError, ValueError, TypeError) as err:
+            self.problems.append(f"{self.where}: {what}: the frame's fields do not fill the readout: {err}")
+            return
+        if state["readout"] != expected:
+            self.problems.append(f"{self.where}: {what}: readout {state['readout']!r}, Python fills {expected!r}")
+        if "error" in state["readout"].lower():
+            self.problems.append(f"{self.where}: {what}: the readout reports an error: {state['readout']!r}")
+
+    def step(self, control: dict, action: str, do, expected_index: int | None = None) -> None:
+        """Do one thing to a control; check where it went, that the picture moved and the readout."""
+        before = self.last
+        do()
+        after = self.state()
+        self.steps += 1
+        name, what = control["name"], f"{control['name']!r} {action}"
+        if not after["focusInLab"]:
+            self.problems.append(f"{self.where}: {what}: the focus left the lab")
+        if expected_index is not None:
+            expected = control["options"][expected_index]
+            if after["values"][name] != expected:
+                self.problems.append(f"{self.where}: {what}: value {after['values'][name]!r}, expected {expected!r}")
+        if after["values"] != before["values"] and after["picture"] == before["picture"]:
+            self.problems.append(f"{self.where}: {what}: the setting moved to {after['values']} "
+                                 "but the picture did not change")
+        self.check_readout(after, what)
+        self.last = after
+
+    def index(self, control: dict) -> int:
+        return control["options"].index(self.last["values"][control["name"]])
+
+    def slider(self, control: dict, box) -> None:
+        thumb = box.locator("input[type=range]")
+        thumb.focus()
+        start = self.index(control)
+
+        def press(key: str):
+            return lambda: self.page.keyboard.press(key)
+
+        def top() -> int:
+            return int(thumb.get_attribute("max"))
+
+        self.step(control, "End", press("End"), top())
+        self.step(control, "Home", press("Home"), 0)
+        self.step(control, "ArrowRight", press("ArrowRight"), min(1, top()))
+        self.step(control, "ArrowLeft", press("ArrowLeft"), 0)
+        # back where it was, so the next control starts from the lab's own setting
+        self.step(control, f"back to {control['labels'][start]}",
+                  lambda: [self.page.keyboard.press("ArrowRight") for _ in range(min(start, top()))],
+                  min(start, top()))
+
+    def toggle(self, control: dict, box) -> None:
+        radios = box.locator("input[type=radio]")
+        n, start = radios.count(), self.index(control)
+        radios.nth(start).focus()
+        at = start
+        for key, move in [("ArrowRight", 1)] * (n - 1) + [("ArrowLeft", -1)] * (n - 1):
+            at = (at + move) % n  # arrow keys in a radio group wrap around
+            self.step(control, key, lambda key=key: self.page.keyboard.press(key), at)
+        if at != start:
+            self.problems.append(f"{self.where}: {control['name']!r} did not come back to its start")
+
+    def menu(self, control: dict, box) -> None:
+        select = box.locator("select")
+        select.focus()
+        start = self.index(control)
+        order = [i for i in range(len(control["options"])) if i != start] + [start]
+        for i in order:
+            self.step(control, f"select {control['labels'][i]!r}",
+                      lambda i=i: select.select_option(value=str(i)), i)
+        # and with the arrow keys, which a closed menu in focus takes for itself
+        there = start + 1 if start + 1 < len(order) else start - 1
+        first, back = ("ArrowDown", "ArrowUp") if there > start else ("ArrowUp", "ArrowDown")
+        if there >= 0:
+            self.step(control, first, lambda: self.page.keyboard.press(first), there)
+            self.step(control, back, lambda: self.page.keyboard.press(back), start)
+
+    def run(self) -> list[str]:
+        if not self.controls:
+            self.problems.append(f"{self.where}: no controls")
+        for control in self.controls:
+            box = self.root.locator(f'.control[data-control="{control["name"]}"]')
+            if box.count() != 1:
+                self.problems.append(f"{self.where}: control {control['name']!r} not found once in the page")
+                continue
+            getattr(self, {"slider": "slider", "toggle": "toggle", "menu": "menu"}[control["kind"]])(control, box)
+        return self.problems
 
 
-def look(lab) -> Look:
-    got = lab.evaluate(_LOOK)
-    return Look(json.loads(got["values"]), got["readout"], got["picture"], got["drawn"])
-
-
-@dataclass
-class Step:
-    control: str
-    action: str
-    before: Look
-    after: Look
-
-
-def _moves(lab, control) -> list[tuple[str, Any]]:
-    """The ways a learner moves one control, extremes included, as (action, callable) pairs."""
-    kind = control.get_attribute("data-kind")
-    if kind == "slider":
-        handle = control.locator("input[type=range]")
-        return [(key, lambda key=key: (handle.focus(), handle.press(key)))
-                for key in ("End", "Home", "ArrowRight", "ArrowRight", "ArrowLeft", "End")]
-    if kind == "toggle":
-        radios = control.locator("input[type=radio]")
-        n = radios.count()
-        first = [("click first", lambda: control.locator("label.toggle").nth(0).click())]
-        return first + [(f"ArrowRight {k}", lambda k=k: (radios.nth(k - 1).focus(), radios.nth(k - 1).press("ArrowRight")))
-                        for k in range(1, n)]
-    select = control.locator("select")
-    n = select.locator("option").count()
-    return [(f"option {k}", lambda k=k: select.select_option(index=k)) for k in [*range(1, n), 0]]
-
-
-def walk_lab(lab, settle=None) -> list[Step]:
-    """Move every control of one lab (a locator of ``.attn-lab``) as a learner would, with the keyboard
-    for sliders and toggles; ``settle()`` runs after each move (e.g. wait for the kernel to hear)."""
-    steps = []
-    controls = lab.locator("[data-control]")
-    for c in range(controls.count()):
-        control = controls.nth(c)
-        for action, move in _moves(lab, control):
-            before = look(lab)
-            move()
-            if settle:
-                settle()
-            steps.append(Step(control.get_attribute("data-control"), action, before, look(lab)))
-    return steps
-
-
-def step_problems(steps: list[Step]) -> list[str]:
-    """A move that changed the setting must change the readout or the picture, and draw something."""
-    problems = []
-    for step in steps:
-        where = f"{step.control} · {step.action} · {step.after.values}"
-        if step.after.drawn < 10:
-            problems.append(f"{where}: the picture is empty")
-        if step.after.values != step.before.values and step.after.picture == step.before.picture:
-            problems.append(f"{where}: the setting changed, the picture did not")
-        if "nan" in step.after.readout.lower():
-            problems.append(f"{where}: the readout says NaN")
-    moved = {s.control for s in steps if s.after.values != s.before.values}
-    untouched = {s.control for s in steps} - moved
-    if untouched:
-        problems.append(f"controls that never changed the setting: {sorted(untouched)}")
-    return problems
+def walk_labs(page, where: str, roots=None) -> tuple[list[str], int]:
+    """Walk every lab in the page (or the given ``.attn-lab`` locators); return problems and steps."""
+    roots = roots if roots is not None else page.locator(".attn-lab").all()
+    problems, steps = [], 0
+    for i, root in enumerate(roots):
+        root.scroll_into_view_if_needed()
+        walk = LabWalk(page, root, f"{where} lab {i + 1}")
+        problems += walk.run()
+        steps += walk.steps
+    return problems, steps
 
 
 _EXECUTE = """

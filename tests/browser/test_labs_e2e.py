@@ -2,10 +2,11 @@
 
 A lab is an ``attnlib.labs.Lab``: in the page an ``.attn-lab`` with native controls, an ``svg.figure``
 and a readout, all drawn by the lab's ES module. After Run All (shared with test_notebooks_e2e.py),
-every control of every lab is moved as a learner would (sliders with End, Home and the arrow keys,
-toggles with the arrow keys, menus through every option): each move that changes the setting must
-repaint the picture. Then the kernel must know the page's setting (``lab.values``) and print the same
-readout as the page, and a control set from Python must move the page.
+every control of every lab is moved as a learner would (``helpers.walk_labs``: sliders with End, Home
+and the arrow keys, toggles with the arrow keys, menus through every option and with the arrows):
+each move must land where it should, repaint the picture and fill the readout from the page's frame.
+Then the kernel must know the page's setting (``lab.values``) and give the same readout, and a
+control set from Python must move the page.
 """
 
 from __future__ import annotations
@@ -14,16 +15,7 @@ import json
 import time
 
 import pytest
-from helpers import (
-    LAB_SELECTOR,
-    NOTEBOOKS,
-    in_kernel,
-    lab_cells,
-    look,
-    notebook_names,
-    step_problems,
-    walk_lab,
-)
+from helpers import AS_PAGE_HTML, LAB_SELECTOR, NOTEBOOKS, in_kernel, lab_cells, notebook_names, walk_labs
 
 
 def with_labs() -> list[str]:
@@ -33,6 +25,10 @@ def with_labs() -> list[str]:
 
 def kernel_values(page) -> dict:
     return json.loads(in_kernel(page, "import json; print(json.dumps(lab.values))"))
+
+
+def page_values(lab) -> dict:
+    return json.loads(lab.get_attribute("data-values"))
 
 
 def wait_for(predicate, timeout_s: float = 10.0) -> bool:
@@ -48,25 +44,23 @@ def wait_for(predicate, timeout_s: float = 10.0) -> bool:
 def test_every_control_of_every_lab_moves_the_picture_and_python_follows(notebook_run, notebook):
     run = notebook_run(notebook)
     page = run.page
-    labs_shown = page.locator(LAB_SELECTOR)
+    shown = page.locator(LAB_SELECTOR)
     expected = len(lab_cells(NOTEBOOKS / notebook))
-    assert labs_shown.count() >= expected, f"{notebook}: {expected} lab cell(s), {labs_shown.count()} shown"
-    lab = labs_shown.first
-    lab.scroll_into_view_if_needed()
-    steps = walk_lab(lab)
-    problems = step_problems(steps)
-    assert not problems, f"{notebook}: {len(problems)} problem(s) in {len(steps)} moves:\n" + "\n".join(problems)
+    assert shown.count() >= expected, f"{notebook}: {expected} lab cell(s), {shown.count()} shown"
+    problems, steps = walk_labs(page, notebook)
+    assert steps > 0
+    assert not problems, f"{notebook}: {len(problems)} problem(s) in {steps} moves:\n" + "\n".join(problems)
 
     # Page -> Python: the kernel holds the setting on show, and reads it out the same way.
-    shown = look(lab)
-    assert wait_for(lambda: kernel_values(page) == shown.values), (
-        f"{notebook}: the page shows {shown.values}, Python has {kernel_values(page)}")
-    readout = in_kernel(page, "import html, re; print(html.unescape(re.sub('<[^>]+>', '', lab.readout)))")
-    assert readout.strip() == shown.readout.strip()
+    lab = shown.first
+    assert wait_for(lambda: kernel_values(page) == page_values(lab)), (
+        f"{notebook}: the page shows {page_values(lab)}, Python has {kernel_values(page)}")
+    readout = page.evaluate(AS_PAGE_HTML, in_kernel(page, "print(lab.readout, end='')"))
+    assert readout == lab.locator(".readout").inner_html()
 
     # Python -> page: setting a control from Python moves the page.
-    name, options = in_kernel(page, "c = next(iter(lab.controls.values())); print(c.name); print(repr(c.options[0]))"
-                              ).strip().splitlines()
-    in_kernel(page, f"lab.controls[{name!r}].value = {options}")
-    assert wait_for(lambda: look(lab).values[name] == json.loads(in_kernel(page, f"print(json.dumps(lab.values[{name!r}]))")))
-    assert look(lab).values == kernel_values(page)
+    name, value = in_kernel(page, "c = next(iter(lab.controls.values())); print(c.name); print(json.dumps(c.options[0]))"
+                            ).strip().splitlines()
+    in_kernel(page, f"lab.controls[{name!r}].value = json.loads({value!r})")
+    assert wait_for(lambda: page_values(lab)[name] == json.loads(value))
+    assert page_values(lab) == kernel_values(page)
