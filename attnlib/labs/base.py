@@ -295,6 +295,9 @@ class Lab(anywidget.AnyWidget):
         super().__init__(_esm=bundle(name), spec=spec, values=self._checked(dict(values)))
         self.name = name
 
+    def __repr__(self) -> str:  # what a page without the widget shows in its place
+        return f"<{self.name} lab: {self.values}; run the notebook (or open the site) to move its controls>"
+
     # The setting ------------------------------------------------------------------------------------
     def _checked(self, values: dict[str, Any]) -> dict[str, Any]:
         missing = set(self.controls) - set(values)
@@ -362,12 +365,13 @@ class Lab(anywidget.AnyWidget):
 
 
 def _strings(value: Any) -> list[str]:
+    """Every string inside ``value`` (token labels and other words the page writes)."""
     if isinstance(value, str):
         return [value]
     if isinstance(value, Mapping):
-        return [s for v in value.values() for s in _strings(v)]
+        value = list(value.values())
     if isinstance(value, (list, tuple)):
-        return [s for v in value for s in _strings(v)] if value and not isinstance(value[0], float) else []
+        return [s for v in value for s in _strings(v)]
     return []
 
 
