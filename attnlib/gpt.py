@@ -528,9 +528,8 @@ def _step_cached(
     for i in range(config.n_layers):
         p = {k: params[f"l{i}.{k}"] for k in _LAYER_PARAMS}
         q, k, v = project(x, p["W_q"], p["W_k"], p["W_v"])  # (1, d_model) each
-        cache[i]["K"].append(k[0])
-        cache[i]["V"].append(v[0])
-        K, V = np.stack(cache[i]["K"]), np.stack(cache[i]["V"])  # (pos+1, d_model)
+        cache[i]["K"][pos], cache[i]["V"][pos] = k[0], v[0]  # stored once, never recomputed
+        K, V = cache[i]["K"][: pos + 1], cache[i]["V"][: pos + 1]  # (pos+1, d_model)
         # The new query may see every cached key: they are all in its past, so no mask is needed.
         out_h, weights = attention(
             split_heads(q, config.n_heads), split_heads(K, config.n_heads), split_heads(V, config.n_heads)
@@ -544,7 +543,11 @@ def _step_cached(
 def _generate(params, config, prompt, n_new, temperature, rng, use_cache):
     """Yield (logits, weights per layer (H, t)) for each new token, and sample it."""
     ids = list(prompt)
-    cache = [{"K": [], "V": []} for _ in range(config.n_layers)]
+    # One (T_max, d_model) array of keys and one of values per layer, filled one row per token.
+    cache = [
+        {"K": np.empty((config.context, config.d_model)), "V": np.empty((config.context, config.d_model))}
+        for _ in range(config.n_layers)
+    ]
     if use_cache:
         for pos, token in enumerate(ids[:-1]):
             _step_cached(params, config, token, pos, cache)
