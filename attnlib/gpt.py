@@ -561,7 +561,7 @@ def _generate(params, config, prompt, n_new, temperature, rng, use_cache):
         probs = softmax(logits / temperature)
         # Inverse-CDF sampling with one uniform number per token: the cached and the recomputed
         # runs draw the same numbers, so they pick the same tokens when their logits agree.
-        token = min(int(np.searchsorted(np.cumsum(probs), rng.random())), config.vocab_size - 1)
+        token = min(int(np.searchsorted(np.cumsum(probs), rng.random(), side="right")), config.vocab_size - 1)
         yield logits, weights, probs, token
         ids.append(token)
 

@@ -90,6 +90,9 @@ def test_the_corpus_file_is_small_documented_and_drawable_with_the_bundled_font(
     font = Path(attnlib.__file__).parent / "fonts" / "NotoSansSC-Subset.ttf"
     cmap = TTFont(font).getBestCmap()
     assert not [ch for ch in chars if ord(ch) not in cmap]
+    # Notebook 09 also draws the title of the first held-out quatrain in a figure.
+    quatrain = next(p for p in load_poems().poems[9::10] if len(p["text"]) == 24)
+    assert quatrain["title"] and all(ord(ch) in cmap for ch in quatrain["title"])
 
 
 def test_load_poems_refuses_a_split_that_holds_everything_out():
