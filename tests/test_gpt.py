@@ -132,6 +132,7 @@ def test_training_lowers_the_loss_on_a_repeating_text(rng):
     [
         ([], 2, 1.0, r"at least one token"),
         ([1, 2, 3, 4, 5], 2, 1.0, r"5 tokens plus n_new=2 .* makes 7, more than the context T_max=6"),
+        ([1] * 7, 1, 1.0, r"prompt has T=7 tokens, longer than the context T_max=6"),
         ([1], 1, 0.0, r"temperature must be > 0 .* got 0.0"),
         ([1], 1, -1.0, r"temperature must be > 0 .* got -1.0"),
         ([11], 1, 1.0, r"id 11, outside the vocabulary 0..V-1 = 0..10"),
