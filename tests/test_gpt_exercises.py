@@ -120,3 +120,59 @@ def test_sample_diagnoses(wrong, expected):
 
 def test_sample_reference_passes():
     assert exercises.check_sample_with_temperature(sample_right)
+
+
+# ---- one step with a key/value cache -------------------------------------------------------------------
+def cached_right(q, k, v, K, V):
+    K, V = np.vstack([K, k]), np.vstack([V, v])
+    w = softmax(K @ q / np.sqrt(q.size))
+    return w @ V, K, V
+
+
+def cached_no_append(q, k, v, K, V):
+    w = softmax(K @ q / np.sqrt(q.size))
+    return w @ V, np.vstack([K, k]), np.vstack([V, v])
+
+
+def cached_no_scale(q, k, v, K, V):
+    K, V = np.vstack([K, k]), np.vstack([V, v])
+    return softmax(K @ q) @ V, K, V
+
+
+def cached_only_new(q, k, v, K, V):
+    return v, np.vstack([K, k]), np.vstack([V, v])
+
+
+def cached_no_softmax_axis(q, k, v, K, V):
+    K, V = np.vstack([K, k]), np.vstack([V, v])
+    scores = (K @ q / np.sqrt(q.size))[:, None]  # (t, 1): a softmax along axis -1 gives all ones
+    return (np.exp(scores) / np.exp(scores).sum(axis=-1, keepdims=True))[:, 0] @ V, K, V
+
+
+def cached_out_only(q, k, v, K, V):
+    return cached_right(q, k, v, K, V)[0]
+
+
+def cached_caches_not_grown(q, k, v, K, V):
+    return cached_right(q, k, v, K, V)[0], K, V
+
+
+@pytest.mark.parametrize(
+    ("wrong", "expected"),
+    [
+        (cached_no_append, "cached keys only"),
+        (cached_no_scale, "√d_k"),
+        (cached_only_new, "returned the new value"),
+        (cached_no_softmax_axis, "weights are all 1"),
+        (cached_out_only, "also return the grown caches"),
+        (cached_caches_not_grown, "new key and value as their last row"),
+        (not_written, "not written yet"),
+    ],
+)
+def test_cached_attention_diagnoses(wrong, expected):
+    verdict = exercises.check_cached_attention(wrong)
+    assert not verdict and expected in verdict.message
+
+
+def test_cached_attention_reference_passes():
+    assert exercises.check_cached_attention(cached_right)

@@ -1,4 +1,4 @@
-"""Exercises of notebook 09 (a tiny GPT): the next-token loss, and sampling with a temperature.
+"""Exercises of notebook 09 (a tiny GPT): the next-token loss, sampling with a temperature, a KV-cache step.
 
 The hidden cases are chosen so that each typical mistake gives a different number from the right
 answer in the first case, which lets the diagnosis name it.
@@ -12,7 +12,7 @@ import numpy as np
 
 from ._feedback import Case, Verdict, check_function, matches
 
-__all__ = ["check_next_token_loss", "check_sample_with_temperature"]
+__all__ = ["check_cached_attention", "check_next_token_loss", "check_sample_with_temperature"]
 
 
 # ---- 1. the next-token loss ---------------------------------------------------------------------
@@ -165,3 +165,74 @@ def check_sample_with_temperature(candidate: Any) -> Verdict:
     if verdict:
         return Verdict(True, "correct: divide by the temperature, softmax, then walk the cumulative sum to u")
     return verdict
+
+
+# ---- 3. one step with a key/value cache ---------------------------------------------------------
+def _cached_out(q: np.ndarray, K: np.ndarray, V: np.ndarray, scale: bool = True) -> np.ndarray:
+    scores = (K @ q) / (np.sqrt(q.size) if scale else 1.0)  # (t,)
+    w = np.exp(scores - scores.max())
+    return (w / w.sum()) @ V
+
+
+def _cache_cases() -> list[Case]:
+    rng = np.random.default_rng(903)
+    cases = []
+    for t, d_k, d_v in ((4, 3, 5), (6, 5, 2), (1, 4, 3)):  # t cached positions; t, d_k, d_v differ
+        q, k, v = rng.normal(size=d_k) * 2, rng.normal(size=d_k), rng.normal(size=d_v)
+        K, V = rng.normal(size=(t, d_k)), rng.normal(size=(t, d_v))
+        expected = _cached_out(q, np.vstack([K, k]), np.vstack([V, v]))
+        cases.append(Case((q, k, v, K, V), expected, label=f"{t} cached positions, d_k={d_k}, d_v={d_v}"))
+    return cases
+
+
+def _cache_diagnosis(got: np.ndarray, case: Case) -> str | None:
+    q, k, v, K, V = case.args
+    K_all, V_all = np.vstack([K, k]), np.vstack([V, v])
+    wrong = [
+        (
+            _cached_out(q, K, V),
+            "you attended over the cached keys only: append the new key and value first, "
+            "the new token may (and must) attend to itself",
+        ),
+        (_cached_out(q, K_all, V_all, scale=False), "you forgot to divide the scores by √d_k"),
+        (v, "you returned the new value: the query attends to every cached position and itself"),
+        (
+            V_all.sum(axis=0),
+            "your weights are all 1: the softmax must run over the keys, so the weights sum to 1",
+        ),
+    ]
+    for answer, message in wrong:
+        if matches(got, answer):
+            return message
+    return None
+
+
+def check_cached_attention(candidate: Any) -> Verdict:
+    """Check ``my_cached_attention(q, k, v, K_cache, V_cache) -> (out, K_cache, V_cache)``: append the new
+    token's key and value to the caches, then attend its query over every cached position.
+
+    Shapes:
+        q (d_k,), k (d_k,), v (d_v,), K_cache (t, d_k), V_cache (t, d_v)
+        -> out (d_v,), K_cache (t + 1, d_k), V_cache (t + 1, d_v)
+    """
+    verdict = check_function(candidate, _cache_cases(), diagnoses=(_cache_diagnosis,))
+    if not verdict:
+        return verdict
+    q, k, v, K, V = _cache_cases()[0].args
+    result = candidate(q.copy(), k.copy(), v.copy(), K.copy(), V.copy())
+    if not isinstance(result, tuple) or len(result) != 3:
+        return Verdict(
+            False, "the output is right; now also return the grown caches: (out, K_cache, V_cache)"
+        )
+    _, K_new, V_new = (np.asarray(r, dtype=float) for r in result)
+    if not (matches(K_new, np.vstack([K, k])) and matches(V_new, np.vstack([V, v]))):
+        return Verdict(
+            False,
+            "the output is right, but the caches you return should be the old ones with the new key and "
+            f"value as their last row: shapes {(K.shape[0] + 1, K.shape[1])} and "
+            f"{(V.shape[0] + 1, V.shape[1])}, got {K_new.shape} and {V_new.shape}",
+        )
+    return Verdict(
+        True,
+        "correct: append once, attend over everything cached; no mask is needed, all keys are in the past",
+    )
