@@ -229,6 +229,8 @@ def _forward(
 def forward(params: dict, config: GPTConfig, ids: Any) -> tuple[np.ndarray, np.ndarray]:
     """Run the model: next-token logits at every position, and every head's attention weights.
 
+    Taught in: 09 §2.
+
     Args:
         params: the parameters (see ``init_params``).
         config: the sizes; ``config.causal`` decides whether the causal mask is applied.
@@ -248,6 +250,8 @@ def forward(params: dict, config: GPTConfig, ids: Any) -> tuple[np.ndarray, np.n
 
 def cross_entropy(logits: Any, targets: Any) -> tuple[float, np.ndarray]:
     """Mean of ``-log softmax(logits)[target]`` over all positions, and its gradient w.r.t. the logits.
+
+    Taught in: 09 §2.
 
     Shapes:
         logits (..., V), targets (...) -> loss (), grad (..., V)
@@ -289,6 +293,8 @@ def loss_and_grads(
     params: dict, config: GPTConfig, ids: Any, targets: Any
 ) -> tuple[float, dict[str, np.ndarray]]:
     """The next-token loss and the gradient of every parameter, by the chain rule written out.
+
+    Taught in: 09 §3.
 
     Args:
         ids: the input tokens; targets: the token that should be predicted at each position
@@ -337,6 +343,8 @@ def numerical_gradient(
 ) -> float:
     """Central finite difference ``(L(θ+ε) − L(θ−ε)) / 2ε`` of the loss in one entry of one parameter.
 
+    Taught in: 09 §3.
+
     Shapes:
         ids (..., T), targets (..., T) -> ()
     """
@@ -355,6 +363,8 @@ def numerical_gradient(
 
 def token_losses(params: dict, config: GPTConfig, ids: Any) -> np.ndarray:
     """The loss of each token of a sequence: entry t is ``-log p(ids[t+1] | ids[0..t])``.
+
+    Taught in: 09 §5.
 
     Shapes:
         ids (..., T + 1) with T <= T_max -> (..., T)
@@ -375,6 +385,8 @@ def token_losses(params: dict, config: GPTConfig, ids: Any) -> np.ndarray:
 def sequence_loss(params: dict, config: GPTConfig, ids: Any, *, batch: int = 32) -> float:
     """Mean next-token loss over windows of ``T_max + 1`` tokens cut from one long sequence.
 
+    Taught in: 09 §4.
+
     Every position of a window is predicted from the tokens the model sees in that window: with the
     causal mask, only the ones before it. Windows run ``batch`` at a time to bound the memory.
 
@@ -394,6 +406,8 @@ def sequence_loss(params: dict, config: GPTConfig, ids: Any, *, batch: int = 32)
 def prefix_loss(params: dict, config: GPTConfig, ids: Any) -> float:
     """The loss when generating: each token predicted from its past alone, one prefix at a time.
 
+    Taught in: 09 §6.
+
     For every window and every t, the model reads the first t+1 tokens only and predicts token t+1,
     exactly as in generation, where the future does not exist yet. A causal model gives the same
     number as ``sequence_loss``; a model that peeked during training does not.
@@ -412,6 +426,8 @@ def prefix_loss(params: dict, config: GPTConfig, ids: Any) -> float:
 
 def hidden_states(params: dict, config: GPTConfig, ids: Any) -> np.ndarray:
     """The residual stream: the input of every layer, and the output of the last one.
+
+    Taught in: 09 §8.
 
     Layer i's keys are ``hidden_states(...)[i] @ params[f"l{i}.W_k"]``.
 
@@ -475,6 +491,8 @@ def train(
     clip: float = 1.0,
 ) -> tuple[dict, np.ndarray]:
     """Train on random windows of ``T_max + 1`` tokens from ``ids`` with Adam; return params and losses.
+
+    Taught in: 09 §4.
 
     The gradient is clipped to a global norm of ``clip`` and the learning rate decays linearly to a
     tenth of ``lr``, which keeps short runs stable.
@@ -594,6 +612,8 @@ def generate(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Continue ``prompt`` by ``n_new`` tokens, each sampled from ``softmax(logits / temperature)``.
 
+    Taught in: 09 §7-8.
+
     With ``use_cache`` each step runs the new token only, reusing the keys and values of the earlier
     positions (a KV cache); without it each step reruns the whole sequence. The causal mask is what
     makes the cache exact: an earlier position never sees later tokens, so its keys and values never
@@ -634,6 +654,8 @@ def generation_lab_data(
 ) -> list[dict]:
     """Everything a lab shows for a list of prompts: the generated tokens and, at every step, each
     head's attention over the context and the most likely candidates. Plain JSON-able values.
+
+    Taught in: 09 §10.
 
     Each prompt is generated with its own ``np.random.default_rng(seed)`` and a KV cache.
     At step s the query is the last token so far (position ``n_prompt + s − 1``); its weights cover the
