@@ -71,7 +71,7 @@ __all__ += ["attention_pair_loss", "nested_dot_products", "softmax_saturation"]
 # Notebook 08
 __all__ += ["merge_heads", "multi_head_attention", "split_heads"]
 
-_LAZY_SUBMODULES = {"data", "exercises", "plot", "quiz", "quizzes", "widgets"}
+_LAZY_SUBMODULES = {"data", "exercises", "gpt", "plot", "quiz", "quizzes", "text", "widgets"}
 
 
 def __getattr__(name: str) -> Any:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -233,3 +235,12 @@ def test_hidden_states_give_the_keys_the_cache_stores():
     peek_params = random_params(PEEK)
     a, b = gpt.hidden_states(peek_params, PEEK, [1, 2, 3]), gpt.hidden_states(peek_params, PEEK, [1, 2, 3, 4])
     assert np.abs(b[1:, :3] - a[1:]).max() > 1e-3  # without the mask it changes every layer after the first
+
+
+def test_the_gpt_and_its_tokeniser_load_on_first_use_without_plotting():
+    code = (
+        "import sys, attnlib; attnlib.gpt.GPTConfig(vocab_size=3); attnlib.text.CharTokenizer('ab'); "
+        "print(sorted(m for m in ('matplotlib', 'seaborn', 'ipywidgets') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
