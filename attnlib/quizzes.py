@@ -552,6 +552,67 @@ QUIZZES: dict[int, list[dict[str, Any]]] = {
             ],
         },
     ],
+    9: [
+        {
+            "prompt": "A GPT is trained with the causal mask. Changing the tokens after position t changes its loss at position t …",
+            "options": ["not at all", "a little, through the softmax", "only in the last layer", "only when the changed token is the target"],
+            "answer": 0,
+            "explain": [
+                "Position t attends to positions 0..t only, in every layer, so nothing after t reaches its prediction.",
+                "Masked keys get weight exactly 0, not a small weight: there is no path at all.",
+                "Every layer is masked; a later layer only sees the earlier layers' outputs at positions 0..t.",
+                "The target of position t is token t+1: that is the one thing the model must not see, and it does not.",
+            ],
+        },
+        {
+            "prompt": "The same model trained without the mask reaches a much lower training loss. When it generates text one token at a time it …",
+            "options": [
+                "writes better text, since its loss is lower",
+                "writes about as well as the masked model",
+                "does worse than the masked model: the future it learned to copy from is not there yet",
+                "cannot run at all: an unmasked model has no next-token output",
+            ],
+            "answer": 2,
+            "explain": [
+                "Its low loss came from reading token t+1 at position t, an answer that generation never provides.",
+                "Measured in notebook 09: its loss when predicting from the past alone is far above the masked model's.",
+                "It learned to look at the next token; with only the past available, that skill is useless.",
+                "It still outputs logits at every position; the problem is what it learned to base them on.",
+            ],
+        },
+        {
+            "prompt": "Why does a key/value cache give exactly the same tokens as recomputing the whole sequence?",
+            "options": [
+                "Because the cache stores the logits of earlier steps",
+                "Because of the causal mask: keys and values of earlier positions never depend on later tokens",
+                "Because attention is linear in V",
+                "It does not: a cache is an approximation that trades accuracy for speed",
+            ],
+            "answer": 1,
+            "explain": [
+                "The cache stores keys and values; the new token's logits are still computed fresh each step.",
+                "Under the mask position i only sees 0..i in every layer, so its K and V are final once computed.",
+                "Linearity in V does not help: without the mask the earlier keys themselves would change.",
+                "With the mask it is exact (notebook 09 measures a difference at float precision); without it the cache would be wrong.",
+            ],
+        },
+        {
+            "prompt": "Generating with temperature τ samples from softmax(logits / τ). A smaller τ …",
+            "options": [
+                "makes the choice more random",
+                "makes the choice closer to always taking the most likely token",
+                "changes which token is most likely",
+                "only matters for tokens outside the vocabulary",
+            ],
+            "answer": 1,
+            "explain": [
+                "Dividing by a small τ stretches the gaps between logits, so the distribution gets more peaked, not flatter.",
+                "As τ → 0 all the probability goes to the largest logit (greedy decoding), as in notebook 02's temperature lab.",
+                "Dividing every logit by the same τ > 0 keeps their order: the favourite stays the favourite.",
+                "The model only ever outputs probabilities for its own vocabulary.",
+            ],
+        },
+    ],
 }
 
 

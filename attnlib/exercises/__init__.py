@@ -16,6 +16,7 @@ from .basics import (  # notebooks 01-03
     check_weighted_sum,
 )
 from .formula import check_attention, check_context_vector  # notebook 07
+from .gpt import check_cached_attention, check_next_token_loss, check_sample_with_temperature  # notebook 09
 from .heads import check_head_weights, check_previous_token_score, check_split_heads  # notebook 08
 from .masking import (  # notebook 06
     check_causal_mask,
@@ -52,3 +53,4 @@ __all__ += [  # notebooks 04-07
     "check_softmax_jacobian",
 ]
 __all__ += ["check_head_weights", "check_previous_token_score", "check_split_heads"]  # notebook 08
+__all__ += ["check_cached_attention", "check_next_token_loss", "check_sample_with_temperature"]  # notebook 09

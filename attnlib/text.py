@@ -1,0 +1,135 @@
+"""Characters to token ids and back, and the corpus of notebook 09 (five-character Tang poems).
+
+A character-level tokeniser: every distinct character of the training text is one token, and the id
+of a character is its rank in code-point order, so the same text always gives the same vocabulary.
+numpy only, like ``core``. Taught in: 09 §1.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+__all__ = ["CharTokenizer", "POEM_END", "load_poems"]
+
+POEM_END = "\n"  # closes every poem, so the model can learn where a poem stops
+_CORPUS = Path(__file__).resolve().parent.parent / "data" / "tang_poems.json"
+
+
+def _shown(ch: str) -> str:
+    return "\\n" if ch == "\n" else ch
+
+
+class CharTokenizer:
+    """One token per character: ``encode`` turns text into ids, ``decode`` turns ids into text.
+
+    Args:
+        vocab: the characters, each once; id ``i`` is ``vocab[i]``.
+
+    Shapes:
+        encode: text (str of n characters) -> ids (n,) int64;  decode: ids (n,) -> str
+
+    Raises:
+        ValueError: an empty vocabulary, a character listed twice, an unknown character, an id
+            outside 0..V-1.
+    """
+
+    def __init__(self, vocab: Sequence[str]) -> None:
+        vocab = list(vocab)
+        if not vocab:
+            raise ValueError("vocab must hold at least one character; got an empty list")
+        for ch in vocab:
+            if not isinstance(ch, str) or len(ch) != 1:
+                raise ValueError(f"every entry of vocab must be a single character; got {ch!r}")
+        if len(set(vocab)) != len(vocab):
+            twice = next(ch for ch in vocab if vocab.count(ch) > 1)
+            raise ValueError(f"vocab lists {_shown(twice)!r} more than once; each character gets one id")
+        self.vocab = vocab
+        self._ids = {ch: i for i, ch in enumerate(vocab)}
+
+    @classmethod
+    def from_text(cls, text: str) -> CharTokenizer:
+        """The vocabulary of a text: its distinct characters in code-point order."""
+        if not isinstance(text, str) or not text:
+            raise ValueError("text must be a non-empty string to build a vocabulary from")
+        return cls(sorted(set(text)))
+
+    def __len__(self) -> int:
+        return len(self.vocab)
+
+    def __contains__(self, ch: object) -> bool:
+        return ch in self._ids
+
+    def encode(self, text: str) -> np.ndarray:
+        """Token ids of ``text``, one per character; an unknown character raises ``ValueError``."""
+        if not isinstance(text, str):
+            raise TypeError(f"text must be a string; got {type(text).__name__}")
+        for pos, ch in enumerate(text):
+            if ch not in self._ids:
+                raise ValueError(
+                    f"character {_shown(ch)!r} at position {pos} of {text!r} is not in the vocabulary "
+                    f"of {len(self)} characters; use only characters of the training text"
+                )
+        return np.array([self._ids[ch] for ch in text], dtype=np.int64)
+
+    def decode(self, ids: Any) -> str:
+        """The text of a sequence of ids."""
+        arr = np.asarray(ids)
+        if arr.dtype.kind not in "iu" or arr.ndim != 1:
+            raise ValueError(
+                f"ids must be whole numbers of shape (n,); got dtype {arr.dtype}, shape {arr.shape}"
+            )
+        if arr.size and (arr.min() < 0 or arr.max() >= len(self)):
+            bad = int(arr[(arr < 0) | (arr >= len(self))][0])
+            raise ValueError(f"id {bad} is outside the vocabulary: ids run from 0 to V-1={len(self) - 1}")
+        return "".join(self.vocab[i] for i in arr.tolist())
+
+
+@dataclass(frozen=True)
+class Poems:
+    """The corpus of notebook 09, split by whole poems into training and held-out text."""
+
+    poems: list[dict]
+    tokenizer: CharTokenizer
+    train_text: str
+    heldout_text: str
+
+    @property
+    def train_ids(self) -> np.ndarray:
+        return self.tokenizer.encode(self.train_text)
+
+    @property
+    def heldout_ids(self) -> np.ndarray:
+        return self.tokenizer.encode(self.heldout_text)
+
+
+def load_poems(heldout_every: int = 10, path: Any = None) -> Poems:
+    """Load the Tang poems of ``data/tang_poems.json`` and split them by whole poems.
+
+    Every ``heldout_every``-th poem (the 10th, 20th, ...) is held out, so both parts mix every form;
+    each poem ends with ``POEM_END``. The vocabulary covers the whole anthology, so held-out text
+    has no unknown characters (a character seen only there keeps its untrained embedding).
+
+    Shapes:
+        -> Poems with train_ids (N_train,), heldout_ids (N_heldout,) int64
+
+    Raises:
+        ValueError: ``heldout_every`` below 2.
+    """
+    if (
+        isinstance(heldout_every, bool)
+        or not isinstance(heldout_every, (int, np.integer))
+        or heldout_every < 2
+    ):
+        raise ValueError(f"heldout_every must be a whole number >= 2; got {heldout_every!r}")
+    corpus = json.loads(Path(path or _CORPUS).read_text(encoding="utf-8"))
+    poems = [dict(zip(corpus["columns"], row, strict=True)) for row in corpus["poems"]]
+    held = [(i + 1) % heldout_every == 0 for i in range(len(poems))]
+    train = "".join(p["text"] + POEM_END for p, h in zip(poems, held, strict=True) if not h)
+    heldout = "".join(p["text"] + POEM_END for p, h in zip(poems, held, strict=True) if h)
+    return Poems(poems, CharTokenizer.from_text(train + heldout), train, heldout)

@@ -1,0 +1,246 @@
+"""The tiny GPT of notebook 09: shapes, gradients, the causal mask's guarantee, the KV cache, errors.
+
+Synthetic cases use a config whose sizes all differ (V=11, T_max=6, d_model=8, 2 heads, d_ff=5,
+batch 3), so a wrong axis changes a shape.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from attnlib import gpt
+from attnlib.data import DATA_DIR
+from attnlib.text import CharTokenizer, load_poems
+
+CFG = gpt.GPTConfig(vocab_size=11, context=6, d_model=8, n_heads=2, n_layers=2, d_ff=5)
+PEEK = dataclasses.replace(CFG, causal=False)
+
+
+def random_params(config, seed=0):
+    """init_params plus noise, so no bias is 0 and no gradient vanishes by symmetry."""
+    rng = np.random.default_rng(seed)
+    params = gpt.init_params(config, rng=rng)
+    return {k: v + rng.normal(0.0, 0.2, v.shape) for k, v in params.items()}
+
+
+@pytest.fixture
+def batch(rng):
+    return rng.integers(0, CFG.vocab_size, (3, CFG.context)), rng.integers(
+        0, CFG.vocab_size, (3, CFG.context)
+    )
+
+
+def test_forward_shapes_and_weights_are_distributions(batch):
+    ids, _ = batch
+    logits, weights = gpt.forward(random_params(CFG), CFG, ids)
+    assert logits.shape == (3, 6, 11) and weights.shape == (3, 2, 2, 6, 6)
+    assert np.allclose(weights.sum(-1), 1.0)
+    assert np.all(np.triu(weights, k=1) == 0.0)  # the causal mask: nothing above the diagonal
+    _, peek = gpt.forward(random_params(PEEK), PEEK, ids)
+    above = np.triu_indices(6, k=1)
+    assert peek[..., above[0], above[1]].min() > 0.0  # without it, every query sees every key
+
+
+@pytest.mark.parametrize("config", [CFG, PEEK], ids=["causal", "peeking"])
+def test_every_gradient_matches_central_finite_differences(config, batch):
+    ids, targets = batch
+    params = random_params(config)
+    _, grads = gpt.loss_and_grads(params, config, ids, targets)
+    for name, value in params.items():
+        numeric = np.array(
+            [
+                gpt.numerical_gradient(params, config, ids, targets, name, idx)
+                for idx in np.ndindex(value.shape)
+            ]
+        ).reshape(value.shape)
+        assert np.abs(numeric - grads[name]).max() < 1e-7 * max(1.0, np.abs(numeric).max()), name
+
+
+def test_cross_entropy_of_a_uniform_prediction_is_log_v():
+    loss, grad = gpt.cross_entropy(np.zeros((2, 4)), np.array([1, 3]))
+    # softmax(0) = 1/4 everywhere: loss = log 4; grad = (1/4 - onehot) / 2 rows.
+    assert loss == pytest.approx(np.log(4))
+    assert np.allclose(grad, (np.full((2, 4), 0.25) - np.eye(4)[[1, 3]]) / 2)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    ids=st.lists(st.integers(0, 10), min_size=6, max_size=6),
+    t=st.integers(0, 4),
+    new=st.lists(st.integers(0, 10), min_size=5, max_size=5),
+)
+def test_with_the_mask_no_position_sees_its_future(ids, t, new):
+    params = random_params(CFG)
+    changed = np.array(ids[: t + 1] + new[: 5 - t])  # same past up to t, any future
+    before, _ = gpt.forward(params, CFG, np.array(ids))
+    after, _ = gpt.forward(params, CFG, changed)
+    assert np.allclose(before[: t + 1], after[: t + 1], rtol=0, atol=1e-12)
+
+
+def test_without_the_mask_the_future_changes_the_past(rng):
+    params = random_params(PEEK)
+    ids = rng.integers(0, 11, 6)
+    changed = ids.copy()
+    changed[-1] = (ids[-1] + 1) % 11
+    assert (
+        np.abs(gpt.forward(params, PEEK, ids)[0][0] - gpt.forward(params, PEEK, changed)[0][0]).max() > 1e-3
+    )
+
+
+def test_prefix_loss_equals_sequence_loss_only_for_the_causal_model(rng):
+    ids = rng.integers(0, 11, 40)
+    causal, peek = random_params(CFG), random_params(PEEK)
+    assert gpt.prefix_loss(causal, CFG, ids) == pytest.approx(gpt.sequence_loss(causal, CFG, ids), abs=1e-12)
+    assert abs(gpt.prefix_loss(peek, PEEK, ids) - gpt.sequence_loss(peek, PEEK, ids)) > 1e-3
+
+
+def test_the_kv_cache_gives_the_tokens_and_logits_of_full_recomputation():
+    params = random_params(CFG)
+    ids_c, logits_c = gpt.generate(params, CFG, [3, 1], 4, temperature=2.0, rng=np.random.default_rng(5))
+    ids_r, logits_r = gpt.generate(
+        params, CFG, [3, 1], 4, temperature=2.0, rng=np.random.default_rng(5), use_cache=False
+    )
+    assert ids_c.tolist() == ids_r.tolist() and ids_c[:2].tolist() == [3, 1] and logits_c.shape == (4, 11)
+    assert np.abs(logits_c - logits_r).max() < 1e-12
+    full, _ = gpt.forward(params, CFG, ids_c[:-1])
+    assert np.abs(full[1:] - logits_c).max() < 1e-12  # and the one-shot forward over the result
+
+
+def test_a_low_temperature_is_greedy():
+    params = random_params(CFG)
+    ids, logits = gpt.generate(params, CFG, [2], 5, temperature=1e-3, rng=np.random.default_rng(0))
+    assert ids[1:].tolist() == logits.argmax(-1).tolist()
+
+
+def test_training_lowers_the_loss_on_a_repeating_text(rng):
+    config = gpt.GPTConfig(vocab_size=5, context=8, d_model=16, n_heads=2, n_layers=1, d_ff=16)
+    ids = np.tile([0, 1, 2, 3, 4, 2, 1], 20)
+    params, losses = gpt.train(
+        gpt.init_params(config, rng=rng), config, ids, steps=100, batch_size=8, lr=1e-2, rng=rng
+    )
+    assert losses.shape == (100,) and losses[-10:].mean() < 0.15 * losses[:5].mean()
+
+
+@pytest.mark.parametrize(
+    ("prompt", "n_new", "temperature", "match"),
+    [
+        ([], 2, 1.0, r"at least one token"),
+        ([1, 2, 3, 4, 5], 2, 1.0, r"5 tokens plus n_new=2 .* makes 7, more than the context T_max=6"),
+        ([1] * 7, 1, 1.0, r"prompt has T=7 tokens, longer than the context T_max=6"),
+        ([1], 1, 0.0, r"temperature must be > 0 .* got 0.0"),
+        ([1], 1, -1.0, r"temperature must be > 0 .* got -1.0"),
+        ([11], 1, 1.0, r"id 11, outside the vocabulary 0..V-1 = 0..10"),
+    ],
+)
+def test_bad_generation_input_names_the_value_and_the_limit(prompt, n_new, temperature, match):
+    with pytest.raises(ValueError, match=match):
+        gpt.generate(
+            random_params(CFG), CFG, prompt, n_new, temperature=temperature, rng=np.random.default_rng(0)
+        )
+
+
+def test_a_cache_is_refused_for_a_model_without_the_mask():
+    with pytest.raises(ValueError, match="use_cache=True needs a causal model"):
+        gpt.generate(random_params(PEEK), PEEK, [1], 2, rng=np.random.default_rng(0))
+
+
+def test_forward_refuses_more_tokens_than_positions():
+    with pytest.raises(ValueError, match=r"T=7 tokens, longer than the context T_max=6"):
+        gpt.forward(random_params(CFG), CFG, np.zeros(7, dtype=int))
+
+
+def test_config_refuses_heads_that_do_not_divide_d_model():
+    with pytest.raises(ValueError, match="d_model=8 is not divisible by n_heads=3"):
+        gpt.GPTConfig(vocab_size=4, d_model=8, n_heads=3)
+
+
+# ---- the lab data --------------------------------------------------------------------------------
+TOK = CharTokenizer(list("abcdefghijk"))
+
+
+def test_lab_data_has_one_json_able_record_per_prompt_with_the_documented_shapes():
+    params = random_params(CFG)
+    data = gpt.generation_lab_data(params, CFG, TOK, ["ab", "k"], n_new=3, temperature=1.0, seed=4, top_k=2)
+    assert json.loads(json.dumps(data)) == data and len(data) == 2
+    first = data[0]
+    assert first["n_prompt"] == 2 and len(first["tokens"]) == 5 and first["tokens"][:2] == ["a", "b"]
+    assert first["generated"] == "".join(first["tokens"][2:])
+    w = np.array(first["weights"])
+    assert w.shape == (3, 2, 2, 4)  # (n_new, n_layers, n_heads, n_prompt + n_new - 1)
+    for s in range(3):  # step s sees keys 0 .. n_prompt + s - 1 and nothing beyond
+        assert np.allclose(w[s, ..., : 2 + s].sum(-1), 1.0, atol=1e-5) and np.all(w[s, ..., 2 + s :] == 0)
+    probs = np.array(first["top_probs"])
+    assert probs.shape == (3, 2) and np.all(np.diff(probs, axis=-1) <= 0)
+    # The generated ids are those of generate() with the same seed.
+    ids, _ = gpt.generate(params, CFG, TOK.encode("ab"), 3, rng=np.random.default_rng(4))
+    assert first["tokens"] == [TOK.vocab[i] for i in ids]
+
+
+@pytest.mark.parametrize(
+    ("prompts", "kwargs", "match"),
+    [
+        (["az"], {}, r"character 'z' at position 1"),
+        ([""], {}, r"non-empty string; got ''"),
+        ([], {}, r"non-empty list of strings"),
+        (["abcde"], {"n_new": 2}, r"more than the context T_max=6"),
+        (["a"], {"temperature": 0}, r"temperature must be > 0"),
+        (["a"], {"top_k": 12}, r"top_k=12 is more than the V=11"),
+    ],
+)
+def test_lab_data_refuses_bad_input(prompts, kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        gpt.generation_lab_data(random_params(CFG), CFG, TOK, prompts, **kwargs)
+
+
+# ---- the stored weights ---------------------------------------------------------------------------
+@pytest.mark.parametrize("name", ["tiny_gpt_tang", "tiny_gpt_tang_peeking"])
+def test_stored_weights_are_small_and_give_their_recorded_heldout_loss(name):
+    path = DATA_DIR / f"{name}.npz"
+    assert path.stat().st_size < 1_000_000
+    with np.load(path, allow_pickle=False) as npz:
+        arrays = dict(npz)
+    config = gpt.config_from_arrays(arrays)
+    assert config.causal == (name == "tiny_gpt_tang")
+    params = gpt.params_from_arrays(arrays, config)
+    poems = load_poems()
+    assert config.vocab_size == len(poems.tokenizer)
+    heldout = gpt.sequence_loss(params, config, poems.heldout_ids)
+    assert heldout == pytest.approx(float(arrays["heldout_loss"]), abs=1e-9)
+
+
+def test_token_losses_average_to_the_loss_and_need_two_tokens(rng):
+    params, ids = random_params(CFG), rng.integers(0, 11, (2, 7))
+    per_token = gpt.token_losses(params, CFG, ids)
+    assert per_token.shape == (2, 6)
+    loss, _ = gpt.loss_and_grads(params, CFG, ids[:, :-1], ids[:, 1:])
+    assert per_token.mean() == pytest.approx(loss, abs=1e-12)
+    with pytest.raises(ValueError, match="at least 2 tokens"):
+        gpt.token_losses(params, CFG, [3])
+
+
+def test_hidden_states_give_the_keys_the_cache_stores():
+    params = random_params(CFG)
+    states = gpt.hidden_states(params, CFG, [1, 2, 3])
+    assert states.shape == (3, 3, 8)  # (n_layers + 1, T, d_model)
+    longer = gpt.hidden_states(params, CFG, [1, 2, 3, 4])
+    assert np.abs(longer[:, :3] - states).max() < 1e-12  # appending a token changes no earlier state
+    peek_params = random_params(PEEK)
+    a, b = gpt.hidden_states(peek_params, PEEK, [1, 2, 3]), gpt.hidden_states(peek_params, PEEK, [1, 2, 3, 4])
+    assert np.abs(b[1:, :3] - a[1:]).max() > 1e-3  # without the mask it changes every layer after the first
+
+
+def test_the_gpt_and_its_tokeniser_load_on_first_use_without_plotting():
+    code = (
+        "import sys, attnlib; attnlib.gpt.GPTConfig(vocab_size=3); attnlib.text.CharTokenizer('ab'); "
+        "print(sorted(m for m in ('matplotlib', 'seaborn', 'ipywidgets') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

