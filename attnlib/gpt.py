@@ -704,10 +704,10 @@ def generation_lab_data(
                 "tokens": tokens,
                 "n_prompt": int(ids.size),
                 "generated": "".join(tokens[ids.size :]),
-                "weights": np.round(weights, 6).tolist(),
+                "weights": weights.tolist(),  # full precision: the lab's check compares to 1e-12
                 "top_tokens": [[tokenizer.vocab[i] for i in row] for row in top.tolist()],
-                "top_probs": np.round(np.take_along_axis(probs, top, -1), 6).tolist(),
-                "chosen_probs": np.round(probs[np.arange(n_new), chosen], 6).tolist(),
+                "top_probs": np.take_along_axis(probs, top, -1).tolist(),
+                "chosen_probs": probs[np.arange(n_new), chosen].tolist(),
                 "temperature": temperature,
                 "seed": int(seed),
             }

@@ -48,11 +48,19 @@ def build(name: str) -> labs.Lab:
         return labs.make_convex_hull_lab(X2, ["早", "上", "好"], scale=1.0)
     if name == "dk":
         return labs.make_dk_lab(rng=np.random.default_rng(0), d_k=64, scaled=False, n_keys=8)
-    X, tokens = _green_grass()
-    return labs.make_mask_lab(X, tokens, mask="both", lengths=[8, 5])
+    if name == "mask":
+        X, tokens = _green_grass()
+        return labs.make_mask_lab(X, tokens, mask="both", lengths=[8, 5])
+    from attnlib import gpt
+    from attnlib.text import load_poems
+
+    arrays = data.load("tiny_gpt_tang")
+    config = gpt.config_from_arrays(arrays)
+    return labs.make_generation_lab(gpt.params_from_arrays(arrays, config), config, load_poems().tokenizer,
+                                    ["白日", "春风", "明月"], n_new=12, temperature=0.8, seed=0)
 
 
-NAMES = ["dot_product", "softmax_scale", "convex_hull", "dk", "mask"]
+NAMES = ["dot_product", "softmax_scale", "convex_hull", "dk", "mask", "generation"]
 
 
 @pytest.fixture(scope="module", params=NAMES)
@@ -247,6 +255,19 @@ def test_mask_lab_refuses_bad_settings():
         labs.make_mask_lab(X, tokens, lengths=[0, 4])
     with pytest.raises(ValueError, match=r"X must have shape \(B, T, d_model\)"):
         labs.make_mask_lab(np.zeros((4, 3)), tokens)
+
+
+def test_generation_lab_recomputes_what_the_cache_gave():
+    lab = build("generation")
+    record = lab.spec["data"]["records"][1]
+    for step in (1, 12):
+        frame = lab.frame(prompt=1, step=step, layer=0)
+        t = record["n_prompt"] + step - 1
+        cached = np.array(record["weights"][step - 1][0])
+        np.testing.assert_allclose(frame["weights"], cached[:, :t], rtol=0, atol=1e-12)
+        assert frame["p"] == pytest.approx(record["chosen_probs"][step - 1], abs=1e-12)
+    assert lab.values == {"prompt": 0, "step": 12, "layer": 1}
+    assert "春风" in base.fill(lab.spec["readout"], lab.frame(prompt=1, step=3, layer=1)["fields"])
 
 
 def test_scale_and_hull_labs_refuse_bad_shapes():

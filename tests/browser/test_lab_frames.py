@@ -31,6 +31,7 @@ KEYS = {
     "convex_hull": ["out"],
     "dk": ["weights", "sigma", "max_weight", "entropy", "gradient"],
     "mask": ["scores", "weights", "leak", "keep", "lengths"],
+    "generation": ["weights", "top_probs", "p"],
 }
 
 _COMPARE = """

@@ -1,0 +1,91 @@
+"""The generation lab of notebook 09: a tiny GPT writes, one character at a time; watch what it reads.
+
+Taught in: 09 §10. Pick a prompt, a step and a layer: the page shows the text so far, each head's
+attention from the last character over the context (the causal mask leaves nothing else to see), and
+the most likely next characters with the one that was sampled. Generation ran once, in Python, with
+the key/value cache; the lab's Python frame recomputes every step without the cache, and the browser
+tests compare the two at every setting.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from matplotlib.figure import Figure
+
+from .. import gpt, plot
+from ..core import softmax
+from .base import Control, Lab, colour_table, number, slider
+
+READOUT = ("prompt <b>{prompt}</b> · step {step} of {n_new}: after “{context}” the model picks "
+           "<b>{chosen}</b> with probability <b>{p:.3f}</b> (temperature {temperature:.1f}) · "
+           "layer {layer}, where each head looks most: {looks}")
+
+
+def _shown(token: str) -> str:
+    return "⏎" if token == "\n" else token
+
+
+def make_generation_lab(
+    params: dict, config: Any, tokenizer: Any, prompts: list[str], *, n_new: int = 12,
+    temperature: float = 0.8, seed: int = 0, top_k: int = 5,
+) -> Lab:
+    """Lab for notebook 09: a prompt menu, the generation step (1 to ``n_new``) and the layer.
+
+    Parameters
+    ----------
+    params, config
+        A trained causal model (``attnlib.gpt``).
+    tokenizer
+        Its ``CharTokenizer``.
+    prompts
+        The prompts on the menu; each is continued by ``n_new`` sampled characters.
+
+    Returns
+    -------
+    Lab
+        ``lab.state`` holds ``weights`` (n_heads, t): each head's attention from the last of the t
+        characters so far, ``top_probs`` (top_k,) and ``p`` (the sampled character's probability).
+    """
+    records = gpt.generation_lab_data(params, config, tokenizer, prompts, n_new=n_new,
+                                      temperature=temperature, seed=seed, top_k=top_k)
+    controls = [
+        Control("prompt", "menu", "prompt", list(range(len(prompts))), list(prompts)),
+        slider("step", "step", 1, n_new, 1),
+        Control("layer", "toggle", "layer", list(range(config.n_layers)),
+                [f"layer {i}" for i in range(config.n_layers)]),
+    ]
+
+    def frame(prompt: int, step: int, layer: int) -> dict:
+        record = records[prompt]
+        t = record["n_prompt"] + step - 1  # characters so far; the last one is the query
+        context = record["tokens"][:t]
+        logits, weights = gpt.forward(params, config, tokenizer.encode("".join(context)))  # no cache
+        w = weights[layer, :, -1, :]  # (n_heads, t)
+        probs = softmax(logits[-1] / temperature)
+        top = np.argsort(-probs, kind="stable")[:top_k]
+        chosen = record["tokens"][t]
+        looks = ", ".join(f"head {h} → {_shown(context[int(np.argmax(row))])} {number(row.max(), 2)}"
+                          for h, row in enumerate(w))
+        fields = {"prompt": prompts[prompt], "step": step, "n_new": n_new,
+                  "context": "".join(map(_shown, context)),
+                  "chosen": _shown(chosen), "p": float(probs[tokenizer.encode(chosen)[0]]),
+                  "temperature": temperature, "layer": layer, "looks": looks}
+        return {"weights": w, "top_probs": probs[top], "p": fields["p"], "fields": fields}
+
+    def snapshot(prompt: int, step: int, layer: int) -> Figure:
+        fig = plot.generation_attention(records[prompt], layer=layer)
+        return fig
+
+    data = {
+        "records": [{"tokens": [_shown(t) for t in r["tokens"]], "n_prompt": r["n_prompt"],
+                     "weights": r["weights"],
+                     "top_tokens": [[_shown(t) for t in row] for row in r["top_tokens"]],
+                     "top_probs": r["top_probs"], "chosen_probs": r["chosen_probs"]} for r in records],
+        "prompts": list(prompts), "n_new": n_new, "n_heads": config.n_heads, "temperature": temperature,
+        "cmap": colour_table("weights"),
+    }
+    return Lab("generation", controls, {"prompt": 0, "step": n_new, "layer": config.n_layers - 1}, data,
+               frame=frame, readout=READOUT, snapshot=snapshot,
+               texts=["head", "next character", "probability", "⏎"])
