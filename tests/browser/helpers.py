@@ -231,7 +231,7 @@ return (args) => {
       views += 1;
       const node = nodes[j];
       if (!node) problems.push(`${at}: widget output ${j + 1} is not shown`);
-      else if (!node.querySelector('.jupyter-widgets')) {
+      else if (!node.querySelector('.jupyter-widgets, .attn-lab')) {  // ipywidgets, or a lab drawn by its module
         problems.push(`${at}: widget output ${j + 1} rendered no widget (still loading?): "${node.innerText.slice(0, 200)}"`);
       }
     });
