@@ -108,8 +108,12 @@ TEMPLATE = r"""
 /* a quiz listed as text: the answers of each question side by side */
 .reveal .jp-OutputArea-output.jp-RenderedMarkdown ol > li > ul { columns: 2; column-gap: 2em; }
 .jp-OutputArea-output img { max-height: 520px; max-width: 100%; width: auto; object-fit: contain; }
-/* a cell tagged slide-figure-N: its figures N units tall (the build sets the height) */
-.jp-OutputArea-output img[height] { max-height: none; }
+/* a cell tagged slide-figure-N: its figures N units tall */
+{%- for n in resources.figure_heights %}
+.reveal .celltag_slide-figure-{{ n }} .jp-OutputArea-output img {
+  height: {{ n }}px !important; max-height: none;
+}
+{%- endfor %}
 .offline-widget {
   border-left: 4px solid #2a76dd; background: #eef4fd; padding: 0.3em 0.8em;
   font-size: 0.8em; margin: 0.3em 0;
@@ -174,7 +178,6 @@ def copy_assets(out: Path) -> dict[str, str]:
 # that fit"); the notebook itself reads the same with or without them.
 OUTPUT_ONLY = "slide-output-only"  # a code cell shows its output; its code goes to the speaker notes
 FIGURE_TAG = re.compile(r"slide-figure-(\d+)")  # the cell's figures N units tall (of the slide's 800)
-IMAGES = ("image/png", "image/jpeg", "image/svg+xml")
 
 
 def slide_type(cell) -> str:
@@ -191,28 +194,24 @@ def slide_groups(cells) -> list[list[int]]:
     return groups
 
 
+def figure_heights(nb) -> list[int]:
+    """Every N of a ``slide-figure-N`` tag in the notebook (the template writes one CSS rule for each)."""
+    tags = (t for c in nb.cells for t in c.metadata.get("tags", []))
+    return sorted({int(m.group(1)) for t in tags if (m := FIGURE_TAG.fullmatch(t))})
+
+
 def fit_cells(nb) -> None:
     """Apply the slide tags of every cell, in place, and give each slide one block of speaker notes.
 
     ``slide-output-only``: the input is left out of the slide and shown in its notes instead.
-    ``slide-figure-N``: every figure of the cell is drawn N units tall (scaled in the page, not redrawn).
+    ``slide-figure-N``: every figure of the cell is drawn N units tall (scaled in the page, not redrawn: a
+    CSS rule per N, ``figure_heights``).
     reveal.js shows only the first notes block of a slide, so every notes cell of a (sub)slide and the
     code taken off it are merged into one, where the first notes cell stood (or at the slide's end).
     """
     import nbformat
 
     cells = nb.cells
-    for cell in cells:
-        tags = cell.metadata.get("tags", [])
-        if cell.cell_type != "code":
-            continue
-        heights = [int(m.group(1)) for t in tags if (m := FIGURE_TAG.fullmatch(t))]
-        for output in cell.get("outputs", []) if heights else []:
-            for mime in IMAGES:
-                if mime in output.get("data", {}):
-                    meta = output.setdefault("metadata", {}).setdefault(mime, {})
-                    meta.pop("width", None)
-                    meta["height"] = heights[-1]
     merged = []
     for group in slide_groups(cells):
         notes, code, first = [], [], None
@@ -302,6 +301,7 @@ def build(notebooks: list[Path], out: Path, log=print, prune: bool = False) -> l
         resources = {
             "metadata": {"name": path.stem, "path": str(path.parent)},
             "offline": urls,
+            "figure_heights": figure_heights(nb),
         }
         body, _ = exporter.from_notebook_node(nb, resources=resources)
         deck = out / f"{path.stem}.slides.html"
