@@ -22,6 +22,10 @@ pinned sha512, and only the files the slides use are copied to `<out>/vendor/` w
 (about 2.4 MB, plus the 2.3 MB font).
 Presenting needs no network; only the first build needs npm (later builds reuse the cache).
 Figures are embedded in the HTML as data: URIs (plots and Markdown images alike).
+
+Every slide fits the screen, in type sized for a room: what a slide shows is chosen in the notebook's cell
+metadata (slide types, and the tags `slide-output-only` and `slide-figure-N` read by `fit_cells`), and
+`tools/slide_fit.py` names any slide that runs past the bottom or the right edge (docs/lecturers_guide.md).
 """
 
 from __future__ import annotations
@@ -207,14 +211,14 @@ def fit_cells(nb) -> None:
     ``slide-figure-N``: every figure of the cell is drawn N units tall (scaled in the page, not redrawn: a
     CSS rule per N, ``figure_heights``).
     reveal.js shows only the first notes block of a slide, so every notes cell of a (sub)slide and the
-    code taken off it are merged into one, where the first notes cell stood (or at the slide's end).
+    code taken off it are merged into one, where the first notes cell stood (or after the code it holds).
     """
     import nbformat
 
     cells = nb.cells
     merged = []
     for group in slide_groups(cells):
-        notes, code, first = [], [], None
+        notes, code, first, hidden = [], [], None, None
         for i in group:
             cell = cells[i]
             if slide_type(cell) == "notes":
@@ -222,6 +226,7 @@ def fit_cells(nb) -> None:
                 notes.append(cell.source.strip())
             elif cell.cell_type == "code" and OUTPUT_ONLY in cell.metadata.get("tags", []):
                 cell.metadata["transient"] = {"remove_source": True}
+                hidden = i
                 if cell.source.strip():
                     code.append(cell.source.strip())
         if code:
@@ -231,8 +236,11 @@ def fit_cells(nb) -> None:
         if notes:
             note = nbformat.v4.new_markdown_cell("\n\n".join(notes))
             note.metadata["slideshow"] = {"slide_type": "notes"}
-            at = kept.index(cells[first]) if first is not None else len(kept)
-            kept[at:at + (first is not None)] = [note]
+            if first is not None:  # where the first notes cell stood
+                at = kept.index(cells[first])
+                kept[at] = note
+            else:  # right after the last cell whose code it holds
+                kept.insert(kept.index(cells[hidden]) + 1, note)
         merged += kept
     nb.cells = merged
 
