@@ -5,6 +5,7 @@ The decks themselves are opened in chromium by tests/browser/test_slides.py.
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -49,6 +50,59 @@ def test_slides_copy_drops_harness_comments_and_live_widgets():
     assert nb.cells[2].outputs[0]["data"] == {"text/markdown": "1. A question"}  # a quiz keeps its questions
     assert "(01_inner_products.slides.html)" in nb.cells[0].source  # links lead to the other decks
     assert "widgets" in original.metadata and "NBVAL" in original.cells[1].source  # the input is untouched
+
+
+def slide(source: str, kind: str = "-", cell=nbformat.v4.new_markdown_cell, **metadata):
+    cell = cell(source)
+    cell.metadata.update(metadata, slideshow={"slide_type": kind})
+    return cell
+
+
+def test_slide_tags_hide_code_scale_figures_and_merge_the_notes():
+    """slide-output-only moves the code to the slide's notes; slide-figure-N sizes the figures; reveal.js
+    shows one notes block per slide, so each slide's notes cells become one."""
+    nb = nbformat.v4.new_notebook()
+    plot = slide("fig, ax = plt.subplots()\nax.plot(x);", cell=nbformat.v4.new_code_cell,
+                 tags=["slide-output-only", "slide-figure-420"])
+    plot.outputs = [nbformat.v4.new_output("display_data", {"image/png": "iVBOR", "text/plain": "<Figure>"},
+                                           metadata={"image/png": {"width": 900}})]
+    nb.cells = [
+        slide("# 05 · Title", "slide"),
+        slide("## 1. Section", "slide"),
+        slide("Say this first.", "notes"),
+        plot,
+        slide("print(1)", cell=nbformat.v4.new_code_cell),
+        slide("And then this.", "notes"),
+        slide("Next part", "subslide"),
+        slide("x = 1", cell=nbformat.v4.new_code_cell, tags=["slide-output-only"]),
+    ]
+    out = build_slides.for_slides(nb)
+    kinds = [(c.cell_type, build_slides.slide_type(c)) for c in out.cells]
+    assert kinds == [("markdown", "slide"), ("markdown", "slide"), ("markdown", "notes"), ("code", "-"),
+                     ("code", "-"), ("markdown", "subslide"), ("code", "-"), ("markdown", "notes")]
+    notes = out.cells[2].source
+    assert notes.startswith("Say this first.\n\nAnd then this.") and "ax.plot(x);" in notes
+    assert out.cells[3].metadata["transient"] == {"remove_source": True}
+    assert "transient" not in out.cells[4].metadata  # untagged code stays on the slide
+    assert "x = 1" in out.cells[7].source  # a slide without notes gets a block for its hidden code
+    assert "transient" not in nb.cells[3].metadata and len(nb.cells) == 8
+
+    exporter = build_slides.make_exporter({"reveal": "vendor/reveal", "mathjax": "m.js", "cjk_font": "f.ttf"})
+    resources = {"metadata": {"name": "05_x", "path": "."}, "figure_heights": build_slides.figure_heights(out),
+                 "offline": {"reveal": "vendor/reveal", "mathjax": "m.js", "cjk_font": "f.ttf"}}
+    html, _ = exporter.from_notebook_node(out, resources=resources)
+    shown = re.sub(r"<aside.*?</aside>", "", html, flags=re.S)
+    assert "subplots" in html and "subplots" not in shown  # in the notes, not on the slide
+    assert "print" in shown
+    assert re.search(r"\.celltag_slide-figure-420 \.jp-OutputArea-output img \{\s*height: 420px", html)
+    assert "celltag_slide-figure-420" in html.split("<body")[1]  # the cell carries the class the rule selects
+    assert html.count('<aside class="notes">') == 2
+
+
+def test_groups_of_cells_follow_slides_and_subslides():
+    cells = [slide("a", "slide"), slide("b"), slide("c", "fragment"), slide("d", "subslide"), slide("e", "skip"),
+             slide("f", "slide")]
+    assert build_slides.slide_groups(cells) == [[0, 1, 2], [3, 4], [5]]
 
 
 def test_without_npm_or_cache_the_error_says_what_to_install(tmp_path, monkeypatch):

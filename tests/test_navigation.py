@@ -148,15 +148,17 @@ def test_rise_theme_is_enforced(series):
     run(series, check=False)
     path = series / "02_softmax.ipynb"
     nb = json.loads(path.read_text(encoding="utf-8"))
-    assert nb["metadata"]["rise"] == {"theme": "white"}
-    nb["metadata"]["rise"] = {"theme": "simple", "scroll": True}
+    assert nb["metadata"]["rise"] == {"theme": "white", "scroll": True, "center": False}
+    nb["metadata"]["rise"] = {"theme": "simple", "scroll": False, "transition": "fade"}
     path.write_text(nav.dump(nb), encoding="utf-8")
     status, message = run(series, check=True)
-    assert status == 1 and 'metadata "rise" theme is not white' in message
+    assert status == 1 and 'metadata "rise" is not {"theme": "white", "scroll": true, "center": false}' in message
     run(series, check=False)
     assert json.loads(path.read_text(encoding="utf-8"))["metadata"]["rise"] == {
         "theme": "white",
         "scroll": True,
+        "center": False,
+        "transition": "fade",  # other settings are the lecturer's
     }
 
 

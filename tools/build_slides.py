@@ -22,6 +22,10 @@ pinned sha512, and only the files the slides use are copied to `<out>/vendor/` w
 (about 2.4 MB, plus the 2.3 MB font).
 Presenting needs no network; only the first build needs npm (later builds reuse the cache).
 Figures are embedded in the HTML as data: URIs (plots and Markdown images alike).
+
+Every slide fits the screen, in type sized for a room: what a slide shows is chosen in the notebook's cell
+metadata (slide types, and the tags `slide-output-only` and `slide-figure-N` read by `fit_cells`), and
+`tools/slide_fit.py` names any slide that runs past the bottom or the right edge (docs/lecturers_guide.md).
 """
 
 from __future__ import annotations
@@ -90,12 +94,30 @@ TEMPLATE = r"""
   font-family: Menlo, Consolas, "DejaVu Sans Mono", monospace, "Attn CJK";
 }
 .reveal .slides { text-align: left; }
-/* a slide taller than the screen scrolls (mouse wheel) instead of being cut off */
+/* Type for a room, not a page: prose 24 and code 18 units of a 1280×800 slide (the notebook template's 20
+   and 19). Every slide must fit (tests/browser/test_slides.py); a slide that does not is cut off, never
+   scrolled, so the test and a lecturer see the same thing. */
+:root { --jp-content-font-size1: 24px; --jp-ui-font-size1: 22px; --jp-code-font-size: 18px; }
 .reveal .slides > section:not(.stack), .reveal .slides > section.stack > section {
-  height: 100%; overflow-y: auto;
+  height: 100%; overflow: hidden;
 }
+.reveal .jp-RenderedMarkdown h1 { font-size: 48px; }
+.reveal .jp-RenderedMarkdown h2 { font-size: 38px; margin-bottom: 0.3em; }
+.reveal .jp-RenderedMarkdown h3 { font-size: 30px; }
+.reveal .jp-RenderedMarkdown p, .reveal .jp-RenderedMarkdown li { line-height: 1.35; }
+.reveal .jp-Cell pre { box-sizing: border-box; }
+.reveal .highlight { margin: 0.3em 0; }
+.reveal .jp-OutputArea-output pre { font-size: var(--jp-code-font-size); line-height: 1.3; }
 .reveal mjx-container[display="true"] { margin: 0.4em 0; }
-.jp-OutputArea-output img { max-height: 480px; width: auto; }
+/* a quiz listed as text: the answers of each question side by side */
+.reveal .jp-OutputArea-output.jp-RenderedMarkdown ol > li > ul { columns: 2; column-gap: 2em; }
+.jp-OutputArea-output img { max-height: 520px; max-width: 100%; width: auto; object-fit: contain; }
+/* a cell tagged slide-figure-N: its figures N units tall */
+{%- for n in resources.figure_heights %}
+.reveal .celltag_slide-figure-{{ n }} .jp-OutputArea-output img {
+  height: {{ n }}px !important; max-height: none;
+}
+{%- endfor %}
 .offline-widget {
   border-left: 4px solid #2a76dd; background: #eef4fd; padding: 0.3em 0.8em;
   font-size: 0.8em; margin: 0.3em 0;
@@ -156,11 +178,79 @@ def copy_assets(out: Path) -> dict[str, str]:
     }
 
 
+# What a slide shows of a cell is chosen in the notebook, by cell tags (docs/lecturers_guide.md, "Slides
+# that fit"); the notebook itself reads the same with or without them.
+OUTPUT_ONLY = "slide-output-only"  # a code cell shows its output; its code goes to the speaker notes
+FIGURE_TAG = re.compile(r"slide-figure-(\d+)")  # the cell's figures N units tall (of the slide's 800)
+
+
+def slide_type(cell) -> str:
+    return cell.metadata.get("slideshow", {}).get("slide_type", "-") or "-"
+
+
+def slide_groups(cells) -> list[list[int]]:
+    """Indices of the cells of each (sub)slide, in order (a slide or subslide cell starts a new one)."""
+    groups: list[list[int]] = []
+    for i, cell in enumerate(cells):
+        if not groups or slide_type(cell) in ("slide", "subslide"):
+            groups.append([])
+        groups[-1].append(i)
+    return groups
+
+
+def figure_heights(nb) -> list[int]:
+    """Every N of a ``slide-figure-N`` tag in the notebook (the template writes one CSS rule for each)."""
+    tags = (t for c in nb.cells for t in c.metadata.get("tags", []))
+    return sorted({int(m.group(1)) for t in tags if (m := FIGURE_TAG.fullmatch(t))})
+
+
+def fit_cells(nb) -> None:
+    """Apply the slide tags of every cell, in place, and give each slide one block of speaker notes.
+
+    ``slide-output-only``: the input is left out of the slide and shown in its notes instead.
+    ``slide-figure-N``: every figure of the cell is drawn N units tall (scaled in the page, not redrawn: a
+    CSS rule per N, ``figure_heights``).
+    reveal.js shows only the first notes block of a slide, so every notes cell of a (sub)slide and the
+    code taken off it are merged into one, where the first notes cell stood (or after the code it holds).
+    """
+    import nbformat
+
+    cells = nb.cells
+    merged = []
+    for group in slide_groups(cells):
+        notes, code, first, hidden = [], [], None, None
+        for i in group:
+            cell = cells[i]
+            if slide_type(cell) == "notes":
+                first = i if first is None else first
+                notes.append(cell.source.strip())
+            elif cell.cell_type == "code" and OUTPUT_ONLY in cell.metadata.get("tags", []):
+                cell.metadata["transient"] = {"remove_source": True}
+                hidden = i
+                if cell.source.strip():
+                    code.append(cell.source.strip())
+        if code:
+            shown = "\n\n".join(f"```python\n{c}\n```" for c in code)
+            notes.append(f"In the notebook, not on the slide:\n\n{shown}")
+        kept = [cells[i] for i in group if slide_type(cells[i]) != "notes" or i == first]
+        if notes:
+            note = nbformat.v4.new_markdown_cell("\n\n".join(notes))
+            note.metadata["slideshow"] = {"slide_type": "notes"}
+            if first is not None:  # where the first notes cell stood
+                at = kept.index(cells[first])
+                kept[at] = note
+            else:  # right after the last cell whose code it holds
+                kept.insert(kept.index(cells[hidden]) + 1, note)
+        merged += kept
+    nb.cells = merged
+
+
 def for_slides(nb):
     """A copy of the notebook as it should look on a slide: no harness comments, labs drawn live.
 
     A lab gets a slide of its own (a subslide after the one that introduces it and shows its static
-    figure): a lab under a paragraph and a figure would not fit on one screen.
+    figure): a lab under a paragraph and a figure would not fit on one screen. The slide tags of each
+    cell are applied (``fit_cells``).
     """
     nb = copy.deepcopy(nb)
     offline_pages.static_outputs(nb, note=LAB_NOTE)
@@ -170,12 +260,17 @@ def for_slides(nb):
             show = cell.metadata.setdefault("slideshow", {})
             if show.get("slide_type", "-") in ("-", "fragment"):
                 show["slide_type"] = "subslide"
+            tags = cell.metadata.setdefault("tags", [])  # the lab is the point, not the line that makes it
+            if OUTPUT_ONLY not in tags:
+                tags.append(OUTPUT_ONLY)
     nb.metadata["title"] = notebook_title(nb) or nb.metadata.get("title", "")
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.source = offline_pages.strip_harness(cell.source)
+    fit_cells(nb)
     for cell in nb.cells:
         if cell.cell_type == "markdown":  # links between notebooks become links between decks
             cell.source = offline_pages.link_notebooks(cell.source, ".slides.html")
-        elif cell.cell_type == "code":
-            cell.source = offline_pages.strip_harness(cell.source)
     return nb
 
 
@@ -214,6 +309,7 @@ def build(notebooks: list[Path], out: Path, log=print, prune: bool = False) -> l
         resources = {
             "metadata": {"name": path.stem, "path": str(path.parent)},
             "offline": urls,
+            "figure_heights": figure_heights(nb),
         }
         body, _ = exporter.from_notebook_node(nb, resources=resources)
         deck = out / f"{path.stem}.slides.html"

@@ -10,7 +10,8 @@ The series is every `notebooks/NN_name.ipynb`. Each notebook's first Markdown he
   and `<!-- /toc -->` in the cell that holds the marker (the cell is also tagged `toc`);
 - a navigation cell at the end of every notebook (tagged `navigation`, slide type `skip`, so RISE and the
   offline slides leave it out), with links to the previous and next notebook and to the contents;
-- `"rise": {"theme": "white"}` in every notebook's metadata (RISE's default theme fetches web fonts).
+- `"rise": {"theme": "white", "scroll": true, "center": false}` in every notebook's metadata (RISE's
+  default theme fetches web fonts; with scroll, a live slide taller than the screen scrolls).
 
 Running it twice changes nothing the second time. It edits Markdown and metadata only, so the stored outputs
 stay valid and nothing needs re-running. Edit a title in its notebook, never in the generated cells.
@@ -30,7 +31,9 @@ TOC_START = "<!-- toc: written by tools/make_navigation.py -->"
 TOC_END = "<!-- /toc -->"
 NAV_MARK = "<!-- navigation: written by tools/make_navigation.py -->"
 TITLE = re.compile(r"^#\s+(\d{2})\s*·\s*(.+?)\s*$")
-RISE = {"theme": "white"}
+# scroll: a live slide taller than the screen scrolls; center false: slides start at the top, as the offline
+# decks do, which keeps RISE's scroll box (95vh) on the screen.
+RISE = {"theme": "white", "scroll": True, "center": False}
 
 
 class SeriesError(ValueError):
@@ -180,7 +183,7 @@ def series(folder: Path) -> list[tuple[Path, dict, Entry]]:
 def what_differs(old: dict, new: dict) -> list[str]:
     reasons = []
     if old.get("metadata", {}).get("rise") != new["metadata"]["rise"]:
-        reasons.append('metadata "rise" theme is not white')
+        reasons.append(f'metadata "rise" is not {json.dumps(RISE)}')
     old_toc = [text(c) for c in old["cells"] if TOC_START in text(c)]
     new_toc = [text(c) for c in new["cells"] if TOC_START in text(c)]
     if old_toc != new_toc:

@@ -2,7 +2,9 @@
 
 RISE's default theme loads web fonts from the internet; notebook metadata `"rise": {"theme": "white"}`
 (written by tools/make_navigation.py) selects a theme that does not. The browser test opens
-`/rise/00_start_here.ipynb` and records every request the page makes.
+`/rise/00_start_here.ipynb` and records every request the page makes. With `"scroll": true` (same place) a
+live slide taller than the screen scrolls; one deck is walked slide by slide at 1280×720 to check that
+every slide can be shown whole: it fits, or it scrolls within the screen, and nothing runs off the right.
 """
 
 from __future__ import annotations
@@ -32,10 +34,11 @@ def test_jupyterlab_rise_is_installed_and_enabled():
     assert enabled, "the jupyterlab_rise server extension is not enabled"
 
 
-def test_every_notebook_uses_the_rise_theme_without_web_fonts():
+def test_every_notebook_uses_the_rise_theme_without_web_fonts_and_scrolls_a_tall_slide():
     for path in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")):
         rise = json.loads(path.read_text(encoding="utf-8"))["metadata"].get("rise", {})
         assert rise.get("theme") == "white", f"{path.name}: run python tools/make_navigation.py"
+        assert rise.get("scroll") is True and rise.get("center") is False, f"{path.name}: run tools/make_navigation.py"
 
 
 def test_rise_presents_offline(jupyter_lab, page):
@@ -128,3 +131,54 @@ def test_a_lab_works_on_a_rise_slide(jupyter_lab, page):
     slider.press("ArrowRight")
     assert lab.get_attribute("data-values") != before, "the slider did not move"
     assert page.evaluate(here) == slide, "the arrow key moved the slide instead"
+
+
+# The slide on show in RISE (the innermost present section): does its content fit the screen, and if not,
+# is the slide itself a scroll box inside the screen (RISE's scroll setting)?
+RISE_SLIDE_JS = """() => {
+  const present = [...document.querySelectorAll('.reveal .slides section.present')];
+  const slide = present[present.length - 1];
+  const screen = document.querySelector('.reveal').getBoundingClientRect();
+  const box = slide.getBoundingClientRect();
+  let bottom = box.bottom, right = box.right;
+  // what a reader sees (RISE's cell boxes reach past the screen, empty)
+  for (const el of slide.querySelectorAll('p, li, pre, img, svg, table, h1, h2, h3, mjx-container')) {
+    if (el.closest('aside.notes, mjx-assistive-mml')) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width || r.height) { bottom = Math.max(bottom, r.bottom); right = Math.max(right, r.right); }
+  }
+  const scrolls = getComputedStyle(slide).overflowY === 'scroll' && box.bottom <= screen.bottom + 1;
+  const heading = slide.querySelector('h1, h2, h3, p, pre');
+  const at = [Math.round(box.left), Math.round(box.top), Math.round(box.bottom), slide.style.cssText];
+  return {at, text: heading ? heading.textContent.trim().slice(0, 50) : '', fits: bottom <= screen.bottom + 1,
+          scrolls, right: Math.round(right - screen.right), count: document.querySelectorAll('.reveal .slides section:not(.stack)').length,
+          progress: document.querySelector('.reveal .progress span')?.getBoundingClientRect().width ?? 0,
+          last: !document.querySelector('.reveal .controls .navigate-right.enabled, .reveal .controls .navigate-down.enabled')};
+}"""
+
+
+def test_every_live_slide_of_a_deck_can_be_shown_whole(jupyter_lab, page):
+    """01 in RISE at 1280×720, walked with the space bar: each slide fits or scrolls, none runs off the right."""
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto(f"{jupyter_lab.url}/rise/01_inner_products.ipynb?token={jupyter_lab.token}")
+    page.wait_for_function("() => document.querySelectorAll('.reveal .slides section').length >= 3", timeout=60_000)
+    page.wait_for_selector(".reveal section.present mjx-container", timeout=30_000)
+    seen, problems = [], []
+    for _ in range(200):
+        now, before = None, {}
+        for _ in range(40):  # until the slide has come to rest (its transition) and RISE has set its scroll
+            page.wait_for_timeout(150)
+            now = page.evaluate(RISE_SLIDE_JS)
+            if now["at"] == before.get("at"):
+                break
+            before = now
+        seen.append(now["text"])
+        if not (now["fits"] or now["scrolls"]):
+            problems.append(f"slide {len(seen)} ({now['text']!r}) runs below the screen and does not scroll: {now['at']}")
+        if now["right"] > 1:
+            problems.append(f"slide {len(seen)} ({now['text']!r}) runs {now['right']} px past the right edge")
+        if now["last"]:
+            break
+        page.keyboard.press("Space")
+    assert now["last"] and len(seen) == now["count"], f"walked {len(seen)} of {now['count']} slides: {seen}"
+    assert not problems, "\n".join(problems)

@@ -4,6 +4,8 @@ Every notebook is built into a temporary folder with tools/build_slides.py, open
 chromium, and each request the page makes is recorded: all must be file:// URLs and none may fail.
 Then: reveal.js initialised with several slides, MathJax typeset every formula (no raw TeX left in the
 prose), the figures are embedded images that decoded, and every lab is drawn live on the slide.
+Every slide of every deck fits a 1280×720 and a 1024×768 screen (tools/slide_fit.py walks each deck once
+per size and measures every slide in reveal.js's coordinates), and the type is a size meant for a room.
 Every lab fits its slide (1280×800) without scrolling. On two decks (a menu and a slider in 02; toggles
 and linked sliders in 06) every control of every lab is moved with the keyboard (the walk of
 tests/browser/test_site.py): the picture and the readout follow, and the arrow keys move the focused
@@ -26,6 +28,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
 import build_slides  # noqa: E402
+import slide_fit  # noqa: E402
 from test_site import stored_labs, walk_labs, with_labs  # noqa: E402
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
@@ -162,3 +165,44 @@ def test_a_lab_on_a_slide_fits_and_moves_with_the_keyboard_not_the_slides(page, 
     page.keyboard.press("ArrowRight")  # with no lab control in focus, the keys move the slides again
     page.wait_for_function("(b) => Reveal.getIndices().h !== b.h", arg=before)
     assert not errors, errors[:3]
+
+
+# Type sizes in slide units (the slide is 1280×800): prose, and code with its printed output.
+TYPE_JS = """() => {
+  const size = (sel) => { const el = document.querySelector(sel); return el ? parseFloat(getComputedStyle(el).fontSize) : null; };
+  return {prose: size('.jp-RenderedMarkdown p'), code: size('.jp-InputArea pre'), output: size('.jp-OutputArea-output pre')};
+}"""
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.stem)
+def test_every_slide_fits_the_screen(page, decks, notebook):
+    """Each slide, fragments included, at 1280×720 and 1024×768: nothing below the bottom or past the right edge."""
+    page.route(re.compile(r"^(?!file:|data:).*"), lambda route: route.abort())
+    page.goto(decks[notebook.stem].as_uri())
+    count, overflows = slide_fit.measure_deck(page, notebook.stem)
+    assert count >= 3
+    assert not overflows, (
+        f"{len(overflows)} slide(s) do not fit; choose what they show in the notebook's metadata "
+        "(docs/lecturers_guide.md, 'Slides that fit'):\n" + "\n".join(map(str, overflows)))
+    sizes = page.evaluate(TYPE_JS)
+    assert sizes["prose"] >= 24 and all(sizes[k] is None or sizes[k] >= 18 for k in ("code", "output")), sizes
+
+
+def test_the_walk_names_a_slide_that_does_not_fit(page, decks, tmp_path):
+    """The measurement itself: a slide with too much on it is reported, with its deck, place and heading."""
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    long = "\n".join(f"- line {i}" for i in range(40))
+    nb.cells = [nbformat.v4.new_markdown_cell("# 99 · Test"), nbformat.v4.new_markdown_cell(f"## Too long\n\n{long}"),
+                nbformat.v4.new_markdown_cell("`" + "x" * 200 + "`")]
+    nb.cells[1].metadata["slideshow"] = {"slide_type": "slide"}
+    nb.cells[2].metadata["slideshow"] = {"slide_type": "slide"}
+    path = tmp_path / "99_test.ipynb"
+    nbformat.write(nb, path)
+    (deck,) = build_slides.build([path], tmp_path / "slides", log=lambda *_: None)
+    page.goto(deck.as_uri())
+    count, overflows = slide_fit.measure_deck(page, "99_test", sizes=[(1024, 768)])
+    assert count == 3
+    assert [(o.h, o.title) for o in overflows] == [(1, "Too long"), (2, "x" * 60)], overflows
+    assert overflows[0].below > 100 and overflows[1].beyond > 100
