@@ -19,12 +19,10 @@ is re-run), and `index.html`, the table of contents: each notebook's title and f
 
 from __future__ import annotations
 
-import argparse
 import copy
 import html
 import re
 import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -367,26 +365,12 @@ def build(notebooks: list[Path], out: Path, log=print, prune: bool = False) -> l
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("notebooks", nargs="*", type=Path, help="default: every notebook in notebooks/")
-    parser.add_argument("--out", type=Path, default=ROOT / "build" / "site")
-    args = parser.parse_args(argv)
-    notebooks = args.notebooks or sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
-    if not notebooks:
-        print("no notebooks found", file=sys.stderr)
-        return 1
-    start = time.perf_counter()
-    try:
-        pages = build(notebooks, args.out.resolve(), prune=not args.notebooks)
-    except AssetError as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 2
-    size = sum(f.stat().st_size for f in args.out.rglob("*") if f.is_file())
-    print(
-        f"{len(pages)} pages in {time.perf_counter() - start:.1f} s; the site is {size / 1e6:.1f} MB. "
-        f"Open {args.out / 'index.html'} in a browser."
-    )
-    return 0
+    def summary(pages: list[Path], out: Path, seconds: float) -> str:
+        size = sum(f.stat().st_size for f in out.rglob("*") if f.is_file())
+        return (f"{len(pages)} pages in {seconds:.1f} s; the site is {size / 1e6:.1f} MB. "
+                f"Open {out / 'index.html'} in a browser.")
+
+    return offline_pages.command_line(__doc__, ROOT / "build" / "site", build, summary, argv)
 
 
 if __name__ == "__main__":

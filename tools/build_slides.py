@@ -30,14 +30,12 @@ metadata (slide types, and the tags `slide-output-only` and `slide-figure-N` rea
 
 from __future__ import annotations
 
-import argparse
 import copy
 import html
 import re
 import shutil  # noqa: F401  (tests/test_build_slides.py stands in for npm through these two)
 import subprocess  # noqa: F401
 import sys
-import time
 from pathlib import Path
 
 import offline_pages
@@ -343,26 +341,12 @@ def write_index(out: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("notebooks", nargs="*", type=Path, help="default: every notebook in notebooks/")
-    parser.add_argument("--out", type=Path, default=ROOT / "build" / "slides")
-    args = parser.parse_args(argv)
-    notebooks = args.notebooks or sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
-    if not notebooks:
-        print("no notebooks found", file=sys.stderr)
-        return 1
-    start = time.perf_counter()
-    try:
-        decks = build(notebooks, args.out.resolve(), prune=not args.notebooks)
-    except AssetError as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 2
-    size = sum(f.stat().st_size for f in (args.out / "vendor").rglob("*") if f.is_file())
-    print(
-        f"{len(decks)} slide decks in {time.perf_counter() - start:.1f} s; "
-        f"vendored libraries {size / 1e6:.1f} MB. Open {args.out / 'index.html'} in a browser."
-    )
-    return 0
+    def summary(decks: list[Path], out: Path, seconds: float) -> str:
+        size = sum(f.stat().st_size for f in (out / "vendor").rglob("*") if f.is_file())
+        return (f"{len(decks)} slide decks in {seconds:.1f} s; vendored libraries {size / 1e6:.1f} MB. "
+                f"Open {out / 'index.html'} in a browser.")
+
+    return offline_pages.command_line(__doc__, ROOT / "build" / "slides", build, summary, argv)
 
 
 if __name__ == "__main__":

@@ -12,13 +12,16 @@
 
 from __future__ import annotations
 
+import argparse
 import base64
 import hashlib
 import re
 import shutil
 import subprocess
+import sys
 import tarfile
 import tempfile
+import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -225,3 +228,25 @@ def static_outputs(nb, note: str = WIDGET_NOTE) -> int:
 def strip_harness(source: str) -> str:
     """A code cell without the test-harness comments (``# NBVAL_...``), which mean nothing to a reader."""
     return "\n".join(line for line in source.splitlines() if not line.startswith("# NBVAL_"))
+
+
+def command_line(doc: str, default_out: Path, build: Callable[..., list[Path]],
+                 summary: Callable[[list[Path], Path, float], str], argv: list[str] | None = None) -> int:
+    """The command line both builds share: notebooks (default: all of them) and --out; exit 2 when the
+    pinned libraries cannot be had."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    parser.add_argument("notebooks", nargs="*", type=Path, help="default: every notebook in notebooks/")
+    parser.add_argument("--out", type=Path, default=default_out)
+    args = parser.parse_args(argv)
+    notebooks = args.notebooks or sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    if not notebooks:
+        print("no notebooks found", file=sys.stderr)
+        return 1
+    start = time.perf_counter()
+    try:
+        written = build(notebooks, args.out.resolve(), prune=not args.notebooks)
+    except AssetError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    print(summary(written, args.out, time.perf_counter() - start))
+    return 0

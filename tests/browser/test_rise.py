@@ -86,42 +86,33 @@ WIDGET_NOTEBOOK = {
     reason="jupyterlab_widgets > 3.0.10 does not load inside RISE (jupyterlab-contrib/rise#119)",
     strict=True,
 )
-def test_sliders_render_on_a_rise_slide(jupyter_lab, page):
-    (jupyter_lab.root / "_rise_widget_check.ipynb").write_text(json.dumps(WIDGET_NOTEBOOK), encoding="utf-8")
-    page.goto(f"{jupyter_lab.url}/rise/_rise_widget_check.ipynb?token={jupyter_lab.token}")
+def present_and_run(jupyter_lab, page, name: str, source: str, shown: str, timeout_s: float = 60) -> None:
+    """Present a one-cell notebook with RISE, run its cell on the slide until ``shown`` is on screen."""
+    notebook = json.loads(json.dumps(WIDGET_NOTEBOOK))
+    notebook["cells"][1]["source"] = source
+    (jupyter_lab.root / name).write_text(json.dumps(notebook), encoding="utf-8")
+    page.goto(f"{jupyter_lab.url}/rise/{name}?token={jupyter_lab.token}")
     page.wait_for_selector(".reveal .slides section", timeout=60_000)
     page.keyboard.press("ArrowRight")
     cell = page.locator(".reveal section.present .jp-CodeCell").first
-    deadline = time.monotonic() + 40
-    while page.locator(".reveal .jp-OutputArea-output").count() == 0:  # the kernel may still be starting
-        assert time.monotonic() < deadline, "the cell never ran"
-        cell.locator(".jp-InputArea-prompt").click()
-        page.keyboard.press("Shift+Enter")
+    deadline = time.monotonic() + timeout_s
+    while page.locator(shown).count() == 0:  # the kernel may still be starting
+        assert time.monotonic() < deadline, f"{shown} never showed on the slide"
+        if page.locator(".reveal .jp-OutputArea-output").count() == 0:
+            cell.locator(".jp-InputArea-prompt").click()
+            page.keyboard.press("Shift+Enter")
         page.wait_for_timeout(1000)
-    page.wait_for_selector(".reveal .widget-slider", timeout=5_000)
 
 
-def _notebook_with(source: str) -> dict:
-    nb = json.loads(json.dumps(WIDGET_NOTEBOOK))
-    nb["cells"][1]["source"] = source
-    return nb
+def test_sliders_render_on_a_rise_slide(jupyter_lab, page):
+    present_and_run(jupyter_lab, page, "_rise_widget_check.ipynb", WIDGET_NOTEBOOK["cells"][1]["source"],
+                    ".reveal .widget-slider")
 
 
 def test_a_lab_works_on_a_rise_slide(jupyter_lab, page):
     """A lab drawn in the page renders on a live slide, and its slider takes the arrow keys (the slide stays)."""
     source = "from attnlib import labs, plot\nplot.use_style()\nlabs.make_dot_product_lab()"
-    (jupyter_lab.root / "_rise_lab_check.ipynb").write_text(json.dumps(_notebook_with(source)), encoding="utf-8")
-    page.goto(f"{jupyter_lab.url}/rise/_rise_lab_check.ipynb?token={jupyter_lab.token}")
-    page.wait_for_selector(".reveal .slides section", timeout=60_000)
-    page.keyboard.press("ArrowRight")
-    cell = page.locator(".reveal section.present .jp-CodeCell").first
-    deadline = time.monotonic() + 60
-    while page.locator(".reveal .attn-lab svg.figure").count() == 0:  # the kernel may still be starting
-        assert time.monotonic() < deadline, "the lab never showed on the slide"
-        if page.locator(".reveal .jp-OutputArea-output").count() == 0:
-            cell.locator(".jp-InputArea-prompt").click()
-            page.keyboard.press("Shift+Enter")
-        page.wait_for_timeout(1000)
+    present_and_run(jupyter_lab, page, "_rise_lab_check.ipynb", source, ".reveal .attn-lab svg.figure")
     lab = page.locator(".reveal .attn-lab").first
     here = "() => [...document.querySelectorAll('.reveal .slides > section')].findIndex(s => s.classList.contains('present'))"
     slide = page.evaluate(here)

@@ -29,18 +29,9 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
 import build_slides  # noqa: E402
 import slide_fit  # noqa: E402
-from test_site import stored_labs, walk_labs, with_labs  # noqa: E402
+from test_site import PROSE_JS, RAW_TEX, stored_labs, walk_labs, with_labs  # noqa: E402
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
-
-RAW_TEX = re.compile(r"\$\$|\\(frac|sqrt|mathrm|top|infty|left|right)\b")
-
-# Markdown text of a deck with code and typeset math removed: what is left must hold no TeX.
-PROSE_JS = """() => Array.from(document.querySelectorAll('.jp-RenderedMarkdown')).map(el => {
-    const copy = el.cloneNode(true);
-    copy.querySelectorAll('code, pre, mjx-container').forEach(n => n.remove());
-    return copy.textContent;
-}).join('\\n')"""
 
 IMAGES_JS = """() => Array.from(document.querySelectorAll('.reveal img')).map(img => ({
     src: img.getAttribute('src').slice(0, 30), loaded: img.complete && img.naturalWidth > 0
