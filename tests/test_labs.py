@@ -296,3 +296,21 @@ def test_each_lab_names_the_section_that_shows_it(name):
         if cell["cell_type"] == "code" and f"make_{name}_lab(" in source:
             where.append(section)
     assert where == [found[2]], f"{notebook.name} builds make_{name}_lab in section(s) {where}, not §{found[2]}"
+
+
+def test_notebooks_store_the_current_page_modules():
+    """A notebook keeps the lab's ES module in its widget state (JupyterLab draws a saved lab from it):
+    after a change to a lab's .js, the notebooks that show it must be executed again."""
+    from pathlib import Path
+
+    stale, found = [], 0
+    for path in sorted((Path(__file__).parents[1] / "notebooks").glob("*.ipynb")):
+        widgets = json.loads(path.read_text(encoding="utf-8"))["metadata"].get("widgets", {})
+        for model in widgets.get("application/vnd.jupyter.widget-state+json", {}).get("state", {}).values():
+            state = model.get("state", {})
+            if model.get("model_name") == "AnyModel" and "spec" in state:
+                found += 1
+                if state["_esm"] != base.bundle(state["spec"]["name"]):
+                    stale.append(f"{path.name} ({state['spec']['name']})")
+    assert found >= len(NAMES), f"only {found} labs stored in the notebooks"
+    assert not stale, f"re-execute these notebooks, their lab modules are stale: {stale}"
