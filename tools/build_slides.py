@@ -109,7 +109,9 @@ TEMPLATE = r"""
 .reveal mjx-container[display="true"] { margin: 0.4em 0; }
 /* a quiz listed as text: the answers of each question side by side */
 .reveal .jp-OutputArea-output.jp-RenderedMarkdown ol > li > ul { columns: 2; column-gap: 2em; }
-.reveal .jp-OutputArea-output.jp-RenderedMarkdown ol > li > ul > li { break-inside: avoid; font-size: 0.92em; }
+.reveal .jp-OutputArea-output.jp-RenderedMarkdown ol > li > ul > li {
+  break-inside: avoid; font-size: 0.92em;
+}
 .jp-OutputArea-output img { max-height: 520px; max-width: 100%; width: auto; object-fit: contain; }
 /* a cell tagged slide-figure-N: its figures N units tall */
 {%- for n in resources.figure_heights %}
