@@ -131,7 +131,11 @@ def test_page_state_round_trips_as_the_notebook_stores_it(lab):
     state = json.loads(json.dumps(lab.page_state()))
     assert state["values"] == lab.values and state["spec"]["controls"] == lab.spec["controls"]
     page = labs.mount_html(lab.name, state, "lab-x")
-    assert 'id="lab-x"' in page and "mountStatic(lab" in page and "</script>" not in page.split("<script")[1][:-10]
+    assert 'id="lab-x"' in page and "mountStatic(lab" in page
+    state["spec"]["data"]["probe"] = "</script><b>"  # a string that would end the inline script early
+    page = labs.mount_html(lab.name, state, "lab-x")
+    payload = page.split('id="lab-x-state">')[1].split("</script>")[0]  # what the browser hands to JSON.parse
+    assert json.loads(payload)["spec"]["data"]["probe"] == "</script><b>"
 
 
 # ---- numbers as the page prints them -----------------------------------------------------------------

@@ -352,11 +352,15 @@ class Lab(anywidget.AnyWidget):
 
     def snapshot(self) -> Any:
         """The picture at the current setting as a static PNG (shown just before the live lab)."""
+        import matplotlib.pyplot as plt
         from IPython.display import Image
 
         from ..plot import figure_png
 
-        return Image(data=figure_png(self._snapshot(**self.values)), format="png")
+        fig = self._snapshot(**self.values)
+        png = figure_png(fig)
+        plt.close(fig)  # a figure made through pyplot would otherwise show a second time below the cell
+        return Image(data=png, format="png")
 
     # Outside Jupyter ---------------------------------------------------------------------------------
     def page_state(self) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 // The d_k lab (notebook 05): the distribution of the scores, one query's weights, and how peaked
 // softmax gets against d_k. Python sends histograms, curves and one query's raw scores; the page
 // takes the softmax of that row (checked against attnlib at every setting by the browser tests).
-import { axes, colour, createLab, fill, maskedSoftmax, number, polyline, svg, text } from "./kit.js";
+import { axes, barFill, createLab, fill, maskedSoftmax, number, polyline, svg, text } from "./kit.js";
 
 const W = 1100, H = 680;
 const KEYS_TICKS = [1, 4, 16, 64, 256, 1024];
@@ -94,7 +94,7 @@ function draw(v, f, spec, values) {
     bar.setAttribute("width", 0.8 * slot);
     bar.setAttribute("y", ry(w));
     bar.setAttribute("height", ry(0) - ry(w));
-    bar.setAttribute("fill", colour(d.cmap, 0, 1, w).fill);
+    bar.setAttribute("fill", barFill(d.cmap, w));
   });
   const w = f.weights[best];
   v.outline.setAttribute("x", v.row.box.x + slot * (best + 0.1));

@@ -15,7 +15,7 @@ from matplotlib.figure import Figure
 from .. import plot
 from ..checks import check_generator, check_positive_int
 from ..core import nested_dot_products, softmax, softmax_saturation
-from .base import Control, Lab, fill
+from .base import Control, Lab, colour_table, fill
 
 DK_STEPS = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024)
 KEY_STEPS = (2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128)  # the number of keys, up to max_keys
@@ -139,7 +139,7 @@ def make_dk_lab(
         "curves": [list(curves[n]) for n in keys],
         "uniform": [uniform(n) for n in keys], "n_queries": n_queries,
         "panels": PANELS, "raw_colour": plot.RAW_COLOUR, "scaled_colour": plot.SCALED_COLOUR,
-        "cmap": plot_weights_palette(), "headline": HEADLINE,
+        "cmap": colour_table("weights"), "headline": HEADLINE,
     }
     controls = [
         Control("d_k", "slider", "d_k (width of q and k)", list(DK_STEPS)),
@@ -152,11 +152,3 @@ def make_dk_lab(
     return Lab("dk", controls, {"d_k": d_k, "scaled": scaled, "n_keys": n_keys}, data, frame=frame,
                readout=READOUT, snapshot=snapshot, texts=texts)
 
-
-def plot_weights_palette() -> dict[str, Any]:
-    """The bars' colours: the weights colour map from 0.15 up (its palest end would vanish on white)."""
-    from .base import colour_table
-
-    table = colour_table("weights")
-    start = int(0.15 * len(table["fill"]))
-    return {"fill": table["fill"][start:], "text": table["text"][start:]}

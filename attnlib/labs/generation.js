@@ -1,7 +1,7 @@
 // The generation lab (notebook 09): the text a tiny GPT has written so far, each head's attention
 // from the last character over it, and the candidates for the next one. Python generated every step
 // once (with the key/value cache) and sends the weights and probabilities; the page only selects.
-import { colour, createLab, fill, number, svg, text } from "./kit.js";
+import { barFill, colour, createLab, fill, number, svg, text } from "./kit.js";
 
 const CELL = 46, LEFT = 90, TOP = 70, STRIP = 30, BARS_X = 60, BAR_W = 260;
 
@@ -88,7 +88,7 @@ function draw(v, f, spec, values) {
     const token = f.top_tokens[k];
     b.token.textContent = token;
     b.bar.setAttribute("width", Math.max(1, BAR_W * p));
-    b.bar.setAttribute("fill", colour(v.d.cmap, 0, 1, 0.15 + 0.85 * p).fill);
+    b.bar.setAttribute("fill", barFill(v.d.cmap, p));
     b.bar.setAttribute("stroke", token === f.fields.chosen ? "black" : "none");
     b.value.setAttribute("x", LEFT + BARS_X + BAR_W * p + 8);
     b.value.textContent = number(p, 3);

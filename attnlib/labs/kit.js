@@ -87,6 +87,11 @@ export function colour(table, lo, hi, value) {
   return { fill: table.fill[i], text: table.text[i] };
 }
 
+// A bar's colour: the weights map from 0.15 up, as attnlib.plot's bars (its palest end vanishes on white).
+export function barFill(table, weight) {
+  return colour(table, 0, 1, 0.15 + 0.85 * weight).fill;
+}
+
 // ---- numbers -----------------------------------------------------------------------------------------
 // Python's format(x, ".Nf") (exact decimal value, ties to even), a real minus sign, no "−0.00".
 export function number(x, digits) {
