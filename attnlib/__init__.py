@@ -52,6 +52,7 @@ from .core import (
     train_attention_pairs,
 )
 from .heads import merge_heads, multi_head_attention, split_heads
+from .i18n import set_language
 
 __version__ = "0.1.0"
 
@@ -65,6 +66,7 @@ __all__ = [
     "padding_mask",
     "project",
     "self_attention",
+    "set_language",
     "softmax",
     "softmax_jacobian",
 ]
