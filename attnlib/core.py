@@ -22,6 +22,8 @@ from .checks import (
 __all__ = [
     "additive_mask",
     "attention",
+    "attention_weights",
+    "scores",
     "causal_mask",
     "cosine_similarity",
     "entropy",
@@ -35,6 +37,7 @@ __all__ = [
 # Notebooks 04-07
 __all__ += ["attention_pair_loss", "nested_dot_products", "softmax_saturation", "train_attention_pairs"]
 __all__ += ["layer_norm"]  # notebooks 01 and 07
+__all__ += ["convex_hull_2d", "histogram_heights", "inside_convex_hull", "score_bins"]
 
 
 def softmax(x: Any, axis: int = -1) -> np.ndarray:
@@ -141,35 +144,12 @@ def _check_mask(mask: Any, scores_shape: tuple[int, ...]) -> np.ndarray:
     return keep
 
 
-def attention(
-    Q: Any, K: Any, V: Any, mask: Any = None, *, scale: bool = True
-) -> tuple[np.ndarray, np.ndarray]:
-    """Scaled dot-product attention, ``softmax(Q·Kᵀ/√d_k + M)·V``, returning output and weights.
-
-    Args:
-        Q: queries, one row per query token: what each token is looking for.
-        K: keys, one row per key token: what each token answers to.
-        V: values, one row per key token: what each token hands over.
-        mask: None, or boolean (True where query i may attend to key j), or the additive float
-            M of the formula (0 where allowed, ``-inf`` where blocked). Broadcast to the scores.
-        scale: divide the scores by √d_k (True, as in the paper) or not (for experiments).
-
-    Shapes:
-        Q (..., T_q, d_k), K (..., T_k, d_k), V (..., T_k, d_v), mask (..., T_q, T_k)
-        -> out (..., T_q, d_v), weights (..., T_q, T_k)
-        Leading batch axes broadcast against each other.
-
-    Raises:
-        TypeError: non-numeric input, or a mask that is neither boolean nor float.
-        ValueError: fewer than 2 axes, mismatched d_k or T_k, d_k = 0, NaN or inf in the inputs,
-            a mask that does not broadcast, or a query row with every key masked.
-    """
+def _validated(Q: Any, K: Any, V: Any | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """Q, K (and V) as float arrays whose shapes fit the formula, or a ValueError that says why."""
     Q = as_float_array(Q, "Q", expected="(..., T_q, d_k)")
     K = as_float_array(K, "K", expected="(..., T_k, d_k)")
-    V = as_float_array(V, "V", expected="(..., T_k, d_v)")
     check_min_ndim(Q, "Q", expected="(..., T_q, d_k)")
     check_min_ndim(K, "K", expected="(..., T_k, d_k)")
-    check_min_ndim(V, "V", expected="(..., T_k, d_v)")
     d_k = Q.shape[-1]
     if d_k == 0:
         raise ValueError(f"Q has d_k=0 (shape {Q.shape}): each query needs at least one feature")
@@ -181,38 +161,133 @@ def attention(
     T_k = K.shape[-2]
     if T_k == 0:
         raise ValueError(f"K has T_k=0 keys (shape {K.shape}): there is nothing to attend to")
-    if V.shape[-2] != T_k:
-        raise ValueError(
-            f"V has T_k={V.shape[-2]} rows but K has T_k={T_k}: one value per key; "
-            f"expected V (..., {T_k}, d_v), got {V.shape}"
-        )
-    try:
-        np.broadcast_shapes(Q.shape[:-2], K.shape[:-2], V.shape[:-2])
-    except ValueError:
-        raise ValueError(
-            f"the batch axes (...) of Q {Q.shape}, K {K.shape} and V {V.shape} do not broadcast"
-        ) from None
-    for arr, name in ((Q, "Q"), (K, "K"), (V, "V")):
-        check_finite(arr, name)
-
-    dtype = np.result_type(Q, K, V)
-    scores = np.matmul(Q, np.swapaxes(K, -1, -2)).astype(dtype, copy=False)
-    if scale:
-        scores = scores / np.sqrt(dtype.type(d_k))
-    if mask is not None:
-        keep = _check_mask(mask, scores.shape)
-        blocked = ~np.broadcast_to(keep, scores.shape)
-        dead = blocked.all(axis=-1)
-        if dead.any():
-            idx = first_index(dead)
+    batch = [Q.shape[:-2], K.shape[:-2]]
+    if V is not None:
+        V = as_float_array(V, "V", expected="(..., T_k, d_v)")
+        check_min_ndim(V, "V", expected="(..., T_k, d_v)")
+        if V.shape[-2] != T_k:
             raise ValueError(
-                f"query {idx[-1]} (batch index {idx[:-1]}) may attend to no key: every key is "
-                "masked, so its weights would be 0/0 = NaN. Each query needs at least one allowed key."
+                f"V has T_k={V.shape[-2]} rows but K has T_k={T_k}: one value per key; "
+                f"expected V (..., {T_k}, d_v), got {V.shape}"
             )
-        scores = np.where(blocked, -np.inf, scores).astype(dtype, copy=False)
-    weights = softmax(scores, axis=-1)
-    out = np.matmul(weights, V)
-    return out, weights
+        batch.append(V.shape[:-2])
+    try:
+        np.broadcast_shapes(*batch)
+    except ValueError:
+        shapes = f"Q {Q.shape}, K {K.shape}" + ("" if V is None else f" and V {V.shape}")
+        raise ValueError(f"the batch axes (...) of {shapes} do not broadcast") from None
+    for arr, name in ((Q, "Q"), (K, "K"), (V, "V")):
+        if arr is not None:
+            check_finite(arr, name)
+    return Q, K, V
+
+
+def _blocked(mask: Any, scores_shape: tuple[int, ...]) -> np.ndarray | None:
+    """Where the mask blocks a key (True), broadcast to the scores; None for no mask."""
+    if mask is None:
+        return None
+    blocked = ~np.broadcast_to(_check_mask(mask, scores_shape), scores_shape)
+    dead = blocked.all(axis=-1)
+    if dead.any():
+        idx = first_index(dead)
+        raise ValueError(
+            f"query {idx[-1]} (batch index {idx[:-1]}) may attend to no key: every key is "
+            "masked, so its weights would be 0/0 = NaN. Each query needs at least one allowed key."
+        )
+    return blocked
+
+
+def _scores(Q: np.ndarray, K: np.ndarray, mask: Any, scale: bool) -> np.ndarray:
+    """Q·Kᵀ/√d_k + M for validated Q and K."""
+    dtype = np.result_type(Q, K)
+    s = np.matmul(Q, np.swapaxes(K, -1, -2)).astype(dtype, copy=False)  # (..., T_q, T_k)
+    if scale:
+        s = s / np.sqrt(dtype.type(Q.shape[-1]))
+    blocked = _blocked(mask, s.shape)
+    if blocked is not None:
+        s = np.where(blocked, -np.inf, s).astype(dtype, copy=False)
+    return s
+
+
+def scores(Q: Any, K: Any, mask: Any = None, *, scale: bool = True) -> np.ndarray:
+    """The attention scores ``Q·Kᵀ/√d_k + M``: how well each query matches each key.
+
+    Parameters
+    ----------
+    Q, K : array_like
+        Queries and keys, one row per token.
+    mask : array_like, optional
+        Boolean (True where query i may attend to key j) or the additive float M (0 allowed,
+        ``-inf`` blocked); blocked scores become ``-inf``.
+    scale : bool
+        Divide by √d_k (True, as in the paper) or not (for experiments).
+
+    Shapes:
+        Q (..., T_q, d_k), K (..., T_k, d_k), mask (..., T_q, T_k) -> scores (..., T_q, T_k)
+
+    Taught in: 05 §1
+    """
+    Q, K, _ = _validated(Q, K)
+    return _scores(Q, K, mask, scale)
+
+
+def attention_weights(Q: Any, K: Any, mask: Any = None, *, scale: bool = True) -> np.ndarray:
+    """The attention weights ``A = softmax(Q·Kᵀ/√d_k + M)``: each row sums to 1.
+
+    Parameters are those of :func:`scores`.
+
+    Shapes:
+        Q (..., T_q, d_k), K (..., T_k, d_k), mask (..., T_q, T_k) -> weights (..., T_q, T_k)
+
+    Taught in: 07 §1
+    """
+    return softmax(scores(Q, K, mask, scale=scale), axis=-1)
+
+
+def attention(
+    Q: Any, K: Any, V: Any, mask: Any = None, *, scale: bool = True
+) -> tuple[np.ndarray, np.ndarray]:
+    """Scaled dot-product attention, ``softmax(Q·Kᵀ/√d_k + M)·V``, returning output and weights.
+
+    Parameters
+    ----------
+    Q : array_like
+        Queries, one row per query token: what each token is looking for.
+    K : array_like
+        Keys, one row per key token: what each token answers to.
+    V : array_like
+        Values, one row per key token: what each token hands over.
+    mask : array_like, optional
+        Boolean (True where query i may attend to key j), or the additive float M of the formula
+        (0 where allowed, ``-inf`` where blocked). Broadcast to the scores.
+    scale : bool
+        Divide the scores by √d_k (True, as in the paper) or not (for experiments).
+
+    Returns
+    -------
+    out : ndarray
+        ``A·V``.
+    weights : ndarray
+        ``A``, every row summing to 1.
+
+    Shapes:
+        Q (..., T_q, d_k), K (..., T_k, d_k), V (..., T_k, d_v), mask (..., T_q, T_k)
+        -> out (..., T_q, d_v), weights (..., T_q, T_k)
+        Leading batch axes broadcast against each other.
+
+    Raises
+    ------
+    TypeError
+        Non-numeric input, or a mask that is neither boolean nor float.
+    ValueError
+        Fewer than 2 axes, mismatched d_k or T_k, d_k = 0, NaN or inf in the inputs,
+        a mask that does not broadcast, or a query row with every key masked.
+
+    Taught in: 07 §1
+    """
+    Q, K, V = _validated(Q, K, V)
+    weights = softmax(_scores(Q, K, mask, scale), axis=-1)
+    return np.matmul(weights, V), weights
 
 
 def causal_mask(T: Any) -> np.ndarray:
@@ -530,3 +605,76 @@ def train_attention_pairs(
         W_q -= lr * g_q
         W_k -= lr * g_k
     return losses, W_q, W_k
+
+
+def convex_hull_2d(points: Any) -> np.ndarray:
+    """The corners of the convex hull of 2-D points, counter-clockwise (Andrew's monotone chain).
+
+    Shapes:
+        points (n, 2) -> corners (h, 2), h <= n
+    """
+    arr = np.asarray(points, dtype=float)
+    if arr.ndim != 2 or arr.shape[1] != 2:
+        raise ValueError(f"points must have shape (n, 2); got {arr.shape}")
+    pts = sorted({(float(x), float(y)) for x, y in arr})
+    if len(pts) < 3:
+        return np.array(pts)
+
+    def cross(o, a, b):
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+    chains = []
+    for seq in (pts, pts[::-1]):
+        chain: list[tuple[float, float]] = []
+        for p in seq:
+            while len(chain) >= 2 and cross(chain[-2], chain[-1], p) <= 0:
+                chain.pop()
+            chain.append(p)
+        chains.append(chain[:-1])
+    return np.array(chains[0] + chains[1])
+
+
+def inside_convex_hull(points: Any, query: Any, *, tol: float = 1e-9) -> np.ndarray:
+    """For each query point, whether it lies inside (or on the edge of) the convex hull of ``points``.
+
+    A point is inside a convex polygon whose corners run counter-clockwise when it is on the left
+    of (or on) every edge: every cross product edge × (point − edge start) is >= 0.
+
+    Shapes:
+        points (n, 2), query (m, 2) -> (m,) bool
+    """
+    corners = convex_hull_2d(points)
+    q = np.asarray(query, dtype=float)
+    if q.ndim != 2 or q.shape[1] != 2:
+        raise ValueError(f"query must have shape (m, 2); got {q.shape}")
+    if len(corners) < 3:
+        raise ValueError("the points must span an area (at least 3 not on one line) to have an inside")
+    start, edge = corners, np.roll(corners, -1, axis=0) - corners  # (h, 2) each
+    rel = q[:, None, :] - start[None]  # (m, h, 2)
+    cross = edge[None, :, 0] * rel[..., 1] - edge[None, :, 1] * rel[..., 0]
+    return (cross >= -tol).all(axis=1)
+
+
+def score_bins(sigma: float, n_bins: int = 45, reach: float = 4.5) -> np.ndarray:
+    """Histogram edges for scores of standard deviation σ: ``n_bins`` bins over ±``reach``·σ.
+
+    Bins that scale with σ give every d_k the same resolution, whatever the width of the scores.
+
+    Shapes:
+        -> edges (n_bins + 1,)
+    """
+    return sigma * np.linspace(-reach, reach, n_bins + 1)
+
+
+def histogram_heights(scores: Any, sigma: float) -> np.ndarray:
+    """Histogram of ``scores`` on ``score_bins(σ)`` as a density divided by the peak ``1/(σ√(2π))``
+    of the normal curve N(0, σ²): the normal curve then always peaks at 1.
+
+    Shapes:
+        scores (n,) -> heights (n_bins,)
+    """
+    s = np.asarray(scores, dtype=float).ravel()
+    edges = score_bins(sigma)
+    counts, _ = np.histogram(s, bins=edges)
+    density = counts / (s.size * np.diff(edges))
+    return density * sigma * np.sqrt(2 * np.pi)

@@ -24,6 +24,8 @@ from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from .core import convex_hull_2d, histogram_heights, inside_convex_hull, score_bins  # moved to core
+
 __all__ = [
     "CJK_FONT",
     "KINDS",
@@ -571,54 +573,6 @@ def contribution_bars(
     return ax
 
 
-def convex_hull_2d(points: Any) -> np.ndarray:
-    """The corners of the convex hull of 2-D points, counter-clockwise (Andrew's monotone chain).
-
-    Shapes:
-        points (n, 2) -> corners (h, 2), h <= n
-    """
-    arr = np.asarray(points, dtype=float)
-    if arr.ndim != 2 or arr.shape[1] != 2:
-        raise ValueError(f"points must have shape (n, 2); got {arr.shape}")
-    pts = sorted({(float(x), float(y)) for x, y in arr})
-    if len(pts) < 3:
-        return np.array(pts)
-
-    def cross(o, a, b):
-        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
-
-    chains = []
-    for seq in (pts, pts[::-1]):
-        chain: list[tuple[float, float]] = []
-        for p in seq:
-            while len(chain) >= 2 and cross(chain[-2], chain[-1], p) <= 0:
-                chain.pop()
-            chain.append(p)
-        chains.append(chain[:-1])
-    return np.array(chains[0] + chains[1])
-
-
-def inside_convex_hull(points: Any, query: Any, *, tol: float = 1e-9) -> np.ndarray:
-    """For each query point, whether it lies inside (or on the edge of) the convex hull of ``points``.
-
-    A point is inside a convex polygon whose corners run counter-clockwise when it is on the left
-    of (or on) every edge: every cross product edge × (point − edge start) is >= 0.
-
-    Shapes:
-        points (n, 2), query (m, 2) -> (m,) bool
-    """
-    corners = convex_hull_2d(points)
-    q = np.asarray(query, dtype=float)
-    if q.ndim != 2 or q.shape[1] != 2:
-        raise ValueError(f"query must have shape (m, 2); got {q.shape}")
-    if len(corners) < 3:
-        raise ValueError("the points must span an area (at least 3 not on one line) to have an inside")
-    start, edge = corners, np.roll(corners, -1, axis=0) - corners  # (h, 2) each
-    rel = q[:, None, :] - start[None]  # (m, h, 2)
-    cross = edge[None, :, 0] * rel[..., 1] - edge[None, :, 1] * rel[..., 0]
-    return (cross >= -tol).all(axis=1)
-
-
 def convex_hull_picture(
     X: Any,
     out: Any,
@@ -783,31 +737,6 @@ def variance_vs_dk(
     ax.set_ylabel("variance of the scores")
     ax.legend(frameon=False, fontsize="small", loc="upper left")
     return ax
-
-
-def score_bins(sigma: float, n_bins: int = 45, reach: float = 4.5) -> np.ndarray:
-    """Histogram edges for scores of standard deviation σ: ``n_bins`` bins over ±``reach``·σ.
-
-    Bins that scale with σ give every d_k the same resolution, whatever the width of the scores.
-
-    Shapes:
-        -> edges (n_bins + 1,)
-    """
-    return sigma * np.linspace(-reach, reach, n_bins + 1)
-
-
-def histogram_heights(scores: Any, sigma: float) -> np.ndarray:
-    """Histogram of ``scores`` on ``score_bins(σ)`` as a density divided by the peak ``1/(σ√(2π))``
-    of the normal curve N(0, σ²): the normal curve then always peaks at 1.
-
-    Shapes:
-        scores (n,) -> heights (n_bins,)
-    """
-    s = np.asarray(scores, dtype=float).ravel()
-    edges = score_bins(sigma)
-    counts, _ = np.histogram(s, bins=edges)
-    density = counts / (s.size * np.diff(edges))
-    return density * sigma * np.sqrt(2 * np.pi)
 
 
 def score_histogram(
