@@ -7,7 +7,8 @@ exercise diagnoses, lab labels and readouts, figure titles, error messages)::
 
 Inside attnlib a text a learner reads is written in English and passed through :func:`tr` where it is
 shown; a text stored in a table for later is marked with :func:`N_`, so that the catalogue check finds it.
-The catalogues are ``attnlib/locale/<language>.json``: English text → translation. zh-Hant is made from
+The catalogues are ``attnlib/locale/<language>/*.json`` (one file per part of attnlib, all read together):
+English text → translation. zh-Hant is made from
 zh-Hans by ``tools/translate.py`` (OpenCC ``s2twp`` plus reviewed overrides), never translated by hand.
 Numbers are formatted by the caller, after translation, so they are the same in every language.
 
@@ -54,7 +55,10 @@ def catalogue(name: str) -> dict[str, str]:
     """English text → its translation in language `name` (empty for English)."""
     if name == "en":
         return {}
-    return json.loads((LOCALE_DIR / f"{name}.json").read_text(encoding="utf-8"))
+    merged: dict[str, str] = {}
+    for path in sorted((LOCALE_DIR / name).glob("*.json")):
+        merged.update(json.loads(path.read_text(encoding="utf-8")))
+    return merged
 
 
 def tr(text: str) -> str:
