@@ -9,7 +9,7 @@ import pytest
 
 import attnlib
 from attnlib.quiz import RIGHT, WRONG, Question, Quiz, feedback, quiz
-from attnlib.quizzes import QUIZZES, for_notebook
+from attnlib.quiz_bank import QUIZZES, for_notebook
 
 PER_OPTION = {
     "prompt": "softmax([1, 2]) and softmax([11, 12]) are …",
@@ -137,7 +137,7 @@ def test_every_bank_question_round_trips_through_the_widget():
 
 def test_import_attnlib_does_not_load_ipywidgets():
     code = (
-        "import sys, attnlib, attnlib.quizzes; "
+        "import sys, attnlib, attnlib.quiz_bank; "
         "assert 'ipywidgets' not in sys.modules, 'ipywidgets loaded'; "
         "import attnlib; attnlib.quiz; assert 'ipywidgets' in sys.modules"
     )

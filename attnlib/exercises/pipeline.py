@@ -38,6 +38,7 @@ __all__ = [
     "Mistake",
     "OneOf",
     "Verdict",
+    "say",
     "matches",
     "softmax_rows",
 ]
@@ -232,13 +233,13 @@ class Exercise:
             if verdict is not None:
                 if verdict.cause == "not_written":
                     return verdict
-                message = tr(self.harder_context).format(**self._facts(inputs), detail=verdict.message)
+                message = say(self.harder_context, **self._facts(inputs), detail=verdict.message)
                 return Verdict(False, message, verdict.cause)
-        return Verdict(True, tr(self.success), "correct")
+        return Verdict(True, say(self.success), "correct")
 
     def _facts(self, inputs: tuple[Any, ...]) -> dict[str, Any]:
         facts = dict(self.facts(*inputs))
-        facts["label"] = tr(facts["label"]).format(**facts)
+        facts["label"] = say(facts["label"], **facts)
         return facts
 
     def _check_one(self, candidate: Callable[..., Any], inputs: tuple[Any, ...]) -> Verdict | None:
@@ -264,9 +265,8 @@ class Exercise:
             found, which = mistake.recognises(got, inputs)
             if found:
                 which = tr(which) if isinstance(which, str) else which
-                message = tr(mistake.message).format(
-                    **facts, which=which, got_shape=_shape(got), got_dtype=getattr(got, "dtype", "")
-                )
+                shown = {"which": which, "got_shape": _shape(got), "got_dtype": getattr(got, "dtype", "")}
+                message = say(mistake.message, **facts, **shown)
                 return Verdict(False, message, mistake.key)
         return self._generic(got, expected, facts)
 
@@ -311,8 +311,31 @@ class Exercise:
         )
 
 
+def say(template: str, **facts: Any) -> str:
+    """``template`` in the current language, its placeholders filled from ``facts``.
+
+    The 简体 catalogues write a matrix row as ``{行}`` and a column as ``{列}`` (the 繁體 ones are
+    built from them with the two swapped); here the markup becomes the plain word.
+
+    Parameters
+    ----------
+    template : str
+        An English message marked with ``N_``.
+    **facts
+        The values of its placeholders.
+
+    Returns
+    -------
+    str
+        What the learner reads.
+
+    Taught in: 01 §Exercises
+    """
+    return tr(template).replace("{行}", "行").replace("{列}", "列").format(**facts)
+
+
 def _said(cause: str, **facts: Any) -> Verdict:
-    return Verdict(False, tr(GENERIC_MESSAGES[cause]).format(**facts), cause)
+    return Verdict(False, say(GENERIC_MESSAGES[cause], **facts), cause)
 
 
 def _raised(err: Exception, facts: dict[str, Any]) -> Verdict:
@@ -329,9 +352,8 @@ def _raised(err: Exception, facts: dict[str, Any]) -> Verdict:
         if code:
             return Verdict(
                 False,
-                tr(GENERIC_MESSAGES["raised_at"]).format(
-                    error=type(err).__name__, detail=detail, line=frame.lineno, code=code, **facts
-                ),
+                say(GENERIC_MESSAGES["raised_at"], error=type(err).__name__, detail=detail, line=frame.lineno,
+                    code=code, **facts),
                 "raised",
             )
     return _said("raised", error=type(err).__name__, detail=detail, **facts)

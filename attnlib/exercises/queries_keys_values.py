@@ -8,7 +8,7 @@ import numpy as np
 
 from ..data import load
 from ..i18n import N_, tr
-from .pipeline import Exercise, Mistake, OneOf, Verdict, softmax_rows
+from .pipeline import Exercise, Mistake, OneOf, Verdict, say, softmax_rows
 
 __all__ = ["check_projection_puzzle", "check_scores"]
 
@@ -128,7 +128,7 @@ PUZZLE_MESSAGES = {
 
 
 def _puzzle(cause: str, **facts: Any) -> Verdict:
-    return Verdict(cause == "correct", tr(PUZZLE_MESSAGES[cause]).format(**facts), cause)
+    return Verdict(cause == "correct", say(PUZZLE_MESSAGES[cause], **facts), cause)
 
 
 def _as_matrix(W: Any, name: str, d_model: int) -> np.ndarray | Verdict:
