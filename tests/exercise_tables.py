@@ -22,6 +22,7 @@ def exercise_tests(
     library: Mapping[str, Callable[..., Any]],
 ) -> tuple[Callable[..., None], ...]:
     """Three tests for ``module``: each mistake named, every diagnosis exercised, references agree."""
+    exercises = {exercise.name: exercise for exercise in module.EXERCISES}
     rows = [(checker, key, answer) for checker, table in wrong.items() for key, answer in table.items()]
 
     @pytest.mark.parametrize(("checker", "key", "answer"), rows, ids=[f"{c}-{k}" for c, k, _ in rows])
@@ -32,14 +33,14 @@ def exercise_tests(
         assert verdict.message and "{" not in verdict.message and "Traceback" not in verdict.message
 
     def test_every_diagnosis_in_the_tables_is_exercised():
-        assert set(wrong) <= set(module.EXERCISES) and set(library) == set(module.EXERCISES)
-        for checker, exercise in module.EXERCISES.items():
+        assert set(wrong) <= set(exercises) and set(library) == set(exercises)
+        for checker, exercise in exercises.items():
             assert {m.key for m in exercise.mistakes} == set(wrong.get(checker, {})), checker
             assert len({m.key for m in exercise.mistakes}) == len(exercise.mistakes), checker
 
     @pytest.mark.parametrize("checker", sorted(library))
     def test_reference_agrees_with_the_library(checker):
-        exercise = module.EXERCISES[checker]
+        exercise = exercises[checker]
         for inputs in [*exercise.inputs, *exercise.harder_inputs]:
             ours, theirs = exercise.reference(*inputs), library[checker](*inputs)
             for a, b in zip(np.atleast_1d(ours) if not isinstance(ours, tuple) else ours,

@@ -13,6 +13,7 @@ from attnlib.exercises.pipeline import GENERIC_MESSAGES, Exercise, Mistake, Verd
 
 # A toy exercise: double the input. One typical mistake: adding instead of doubling.
 DOUBLE = Exercise(
+    name="check_double",
     reference=lambda x: 2 * x,
     inputs=[(np.array([1.0, 2.0]),)],
     shape="(n,)",
@@ -25,7 +26,7 @@ DOUBLE = Exercise(
 )
 
 CHECKERS = sorted(
-    (name, module) for module in exercises.NOTEBOOKS.values() for name in getattr(module, "EXERCISES", {})
+    (exercise.name, module) for module in exercises.NOTEBOOKS.values() for exercise in module.EXERCISES
 )
 
 
@@ -91,4 +92,5 @@ def test_every_checker_says_where_it_is_taught(name, module):
 
 def test_every_exercise_has_at_least_three_typical_mistakes():
     for name, module in CHECKERS:
-        assert len(module.EXERCISES[name].mistakes) >= 3, name
+        exercise = next(e for e in module.EXERCISES if e.name == name)
+        assert len(exercise.mistakes) >= 3, name

@@ -18,7 +18,7 @@ from attnlib.exercises.pipeline import OneOf
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = sorted((ROOT / "attnlib" / "exercises").glob("*.py"))
 CATALOGUE = json.loads((ROOT / "attnlib" / "locale" / "zh-Hans" / "exercises.json").read_text(encoding="utf-8"))
-EXERCISES = [e for module in exercises.NOTEBOOKS.values() for e in getattr(module, "EXERCISES", {}).values()]
+EXERCISES = [e for module in exercises.NOTEBOOKS.values() for e in module.EXERCISES]
 
 
 def marked(paths) -> set[str]:
@@ -46,7 +46,7 @@ def shown_texts() -> set[str]:
         texts |= {exercise.success, exercise.harder_context, *(m.message for m in exercise.mistakes)}
         for inputs in [*exercise.inputs, *exercise.harder_inputs]:
             texts.add(exercise.facts(*inputs)["label"])
-            for mistake in exercise.mistakes:
+            for mistake in (m for m in exercise.mistakes if "{which}" in m.message):
                 try:
                     with np.errstate(all="ignore"):
                         wrong = mistake.wrong(*inputs) if mistake.wrong else None

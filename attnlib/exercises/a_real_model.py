@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from ..i18n import N_
-from .pipeline import Exercise, Mistake, OneOf, softmax_rows
+from .pipeline import Exercise, Mistake, OneOf, checkers, softmax_rows
 
 __all__ = ["check_head_weights", "check_previous_token_score", "check_split_heads"]
 
@@ -39,6 +39,9 @@ def _split_facts(X: np.ndarray, n_heads: int) -> dict[str, Any]:
 
 
 SPLIT_HEADS = Exercise(
+    name="check_split_heads",
+    task="``my_split_heads(X, n_heads)``: d_model cut into n_heads slices, heads before tokens",
+    shapes="X (..., T, d_model), n_heads int -> (..., n_heads, T, d_k),  d_k = d_model / n_heads",
     reference=_split,
     # (leading axes, T, n_heads, d_k): T, n_heads and d_k all differ in every input.
     inputs=_split_inputs([((), 5, 3, 4), ((), 4, 6, 2)]),
@@ -93,9 +96,6 @@ SPLIT_HEADS = Exercise(
         ),
     ],
     success=N_("correct: a reshape cuts the columns into heads, a swap puts heads before tokens"),
-    task="``my_split_heads(X, n_heads)``: d_model cut into n_heads slices, heads before tokens",
-    shapes="X (..., T, d_model), n_heads int -> (..., n_heads, T, d_k),  d_k = d_model / n_heads",
-    taught="08 §Exercises",
 )
 
 
@@ -135,6 +135,12 @@ def _head_facts(X, W_q, W_k, b_q, b_k, h, n_heads) -> dict[str, Any]:
 
 
 HEAD_WEIGHTS = Exercise(
+    name="check_head_weights",
+    task="``my_head_weights(X, W_q, W_k, b_q, b_k, h, n_heads)``: the attention weights of head h",
+    shapes=(
+        "X (T, d_model), W_q (d_model, n_heads·d_k), W_k (d_model, n_heads·d_k), "
+        "b_q (n_heads·d_k,), b_k (n_heads·d_k,), h int, n_heads int -> weights (T, T)"
+    ),
     reference=_head,
     inputs=_head_inputs(),
     shape="(T, T)",
@@ -197,12 +203,6 @@ HEAD_WEIGHTS = Exercise(
         ),
     ],
     success=N_("correct: head h is an attention of its own, on its d_k columns, scaled by √d_k"),
-    task="``my_head_weights(X, W_q, W_k, b_q, b_k, h, n_heads)``: the attention weights of head h",
-    shapes=(
-        "X (T, d_model), W_q (d_model, n_heads·d_k), W_k (d_model, n_heads·d_k), "
-        "b_q (n_heads·d_k,), b_k (n_heads·d_k,), h int, n_heads int -> weights (T, T)"
-    ),
-    taught="08 §Exercises",
 )
 
 
@@ -223,6 +223,12 @@ def _below(weights: np.ndarray) -> np.ndarray:
 
 
 PREVIOUS_TOKEN_SCORE = Exercise(
+    name="check_previous_token_score",
+    task=(
+        "``my_previous_token_score(weights)``: per layer and head, the mean over the queries "
+        "i = 1 .. T-1 of ``weights[l, h, i, i-1]``"
+    ),
+    shapes="weights (n_layers, n_heads, T, T) -> score (n_layers, n_heads)",
     reference=lambda weights: _below(weights).mean(axis=-1),
     inputs=_score_inputs(),
     shape="(n_layers, n_heads)",
@@ -277,19 +283,10 @@ PREVIOUS_TOKEN_SCORE = Exercise(
         ),
     ],
     success=N_("correct: one score per head, 1 for a head that always looks one token back"),
-    task=(
-        "``my_previous_token_score(weights)``: per layer and head, the mean over the queries "
-        "i = 1 .. T-1 of ``weights[l, h, i, i-1]``"
-    ),
-    shapes="weights (n_layers, n_heads, T, T) -> score (n_layers, n_heads)",
-    taught="08 §Exercises",
 )
 
-EXERCISES = {
-    "check_split_heads": SPLIT_HEADS,
-    "check_head_weights": HEAD_WEIGHTS,
-    "check_previous_token_score": PREVIOUS_TOKEN_SCORE,
-}
-check_split_heads = SPLIT_HEADS.checker("check_split_heads", __name__)
-check_head_weights = HEAD_WEIGHTS.checker("check_head_weights", __name__)
-check_previous_token_score = PREVIOUS_TOKEN_SCORE.checker("check_previous_token_score", __name__)
+
+EXERCISES = (SPLIT_HEADS, HEAD_WEIGHTS, PREVIOUS_TOKEN_SCORE)
+check_split_heads, check_head_weights, check_previous_token_score = checkers(
+    __name__, EXERCISES, taught="08 §Exercises"
+)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..i18n import N_
-from .pipeline import Exercise, Mistake, OneOf
+from .pipeline import Exercise, Mistake, OneOf, checkers
 
 __all__ = ["check_cached_attention", "check_next_token_loss", "check_sample_with_temperature"]
 
@@ -34,6 +34,9 @@ def _loss_inputs() -> list[tuple[np.ndarray, np.ndarray]]:
 
 
 NEXT_TOKEN_LOSS = Exercise(
+    name="check_next_token_loss",
+    task="``my_next_token_loss(logits, targets)``: the mean of −log softmax(logits[t])[targets[t]]",
+    shapes="logits (T, V), targets (T,) -> ()",
     reference=_loss,
     inputs=_loss_inputs(),
     # Large logits: exp overflows unless the row maximum is subtracted first.
@@ -91,9 +94,6 @@ NEXT_TOKEN_LOSS = Exercise(
         ),
     ],
     success=N_("correct: the mean over positions of −log p(next token), stable for large logits"),
-    task="``my_next_token_loss(logits, targets)``: the mean of −log softmax(logits[t])[targets[t]]",
-    shapes="logits (T, V), targets (T,) -> ()",
-    taught="09 §Exercises",
 )
 
 
@@ -110,6 +110,12 @@ def _pick(p: np.ndarray, u: float) -> int:
 
 
 SAMPLE_WITH_TEMPERATURE = Exercise(
+    name="check_sample_with_temperature",
+    task=(
+        "``my_sample(logits, temperature, u)``: the first token whose cumulative probability under "
+        "``softmax(logits / temperature)`` exceeds the uniform number ``u``"
+    ),
+    shapes="logits (V,), temperature (), u () -> token id ()",
     reference=lambda logits, temperature, u: _pick(_probs(logits, temperature), u),
     # In each input the right answer and the four mistakes below pick five different tokens.
     inputs=[
@@ -154,12 +160,6 @@ SAMPLE_WITH_TEMPERATURE = Exercise(
         ),
     ],
     success=N_("correct: divide by the temperature, softmax, then walk the cumulative sum to u"),
-    task=(
-        "``my_sample(logits, temperature, u)``: the first token whose cumulative probability under "
-        "``softmax(logits / temperature)`` exceeds the uniform number ``u``"
-    ),
-    shapes="logits (V,), temperature (), u () -> token id ()",
-    taught="09 §Exercises",
 )
 
 
@@ -186,6 +186,15 @@ def _cache_inputs() -> list[tuple[np.ndarray, ...]]:
 
 
 CACHED_ATTENTION = Exercise(
+    name="check_cached_attention",
+    task=(
+        "``my_cached_attention(q, k, v, K_cache, V_cache) -> (out, K_cache, V_cache)``: append the new "
+        "token's key and value to the caches, then attend its query over every cached position"
+    ),
+    shapes=(
+        "q (d_k,), k (d_k,), v (d_v,), K_cache (t, d_k), V_cache (t, d_v) "
+        "-> out (d_v,), K_cache (t + 1, d_k), V_cache (t + 1, d_v)"
+    ),
     reference=_cached,
     inputs=_cache_inputs(),
     shape="(out (d_v,), K_cache (t + 1, d_k), V_cache (t + 1, d_v))",
@@ -244,22 +253,10 @@ CACHED_ATTENTION = Exercise(
     success=N_(
         "correct: append once, attend over everything cached; no mask is needed, all keys are in the past"
     ),
-    task=(
-        "``my_cached_attention(q, k, v, K_cache, V_cache) -> (out, K_cache, V_cache)``: append the new "
-        "token's key and value to the caches, then attend its query over every cached position"
-    ),
-    shapes=(
-        "q (d_k,), k (d_k,), v (d_v,), K_cache (t, d_k), V_cache (t, d_v) "
-        "-> out (d_v,), K_cache (t + 1, d_k), V_cache (t + 1, d_v)"
-    ),
-    taught="09 §Exercises",
 )
 
-EXERCISES = {
-    "check_next_token_loss": NEXT_TOKEN_LOSS,
-    "check_sample_with_temperature": SAMPLE_WITH_TEMPERATURE,
-    "check_cached_attention": CACHED_ATTENTION,
-}
-check_next_token_loss = NEXT_TOKEN_LOSS.checker("check_next_token_loss", __name__)
-check_sample_with_temperature = SAMPLE_WITH_TEMPERATURE.checker("check_sample_with_temperature", __name__)
-check_cached_attention = CACHED_ATTENTION.checker("check_cached_attention", __name__)
+
+EXERCISES = (NEXT_TOKEN_LOSS, SAMPLE_WITH_TEMPERATURE, CACHED_ATTENTION)
+check_next_token_loss, check_sample_with_temperature, check_cached_attention = checkers(
+    __name__, EXERCISES, taught="09 §Exercises"
+)

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from ..i18n import N_
-from .pipeline import Exercise, Mistake, OneOf
+from .pipeline import Exercise, Mistake, OneOf, checkers
 
 __all__ = ["check_cosine_matrix", "check_gram_matrix", "check_projection_length"]
 
@@ -16,6 +16,7 @@ __all__ = ["check_cosine_matrix", "check_gram_matrix", "check_projection_length"
 ZAO = np.array([[1.0, 1.0, 0.0, 0.0], [1.0, 1.0, 1.0, 0.0], [0.5, 0.8, 0.0, 1.0]])
 X_5x2 = np.array([[1.0, 2.0], [-1.0, 0.5], [0.0, -1.5], [2.0, 1.0], [-0.5, -0.5]])
 X_2x6 = np.array([[0.5, -1.0, 2.0, 0.0, 1.0, -0.5], [1.5, 0.5, -1.0, 1.0, 0.0, 2.0]])
+ROWS = [(ZAO,), (X_5x2,), (X_2x6,)]  # the hidden inputs of the exercises on X
 
 
 def _rows(X: np.ndarray) -> dict[str, Any]:
@@ -28,8 +29,11 @@ def _unit_rows(X: np.ndarray) -> np.ndarray:
 
 
 GRAM_MATRIX = Exercise(
+    name="check_gram_matrix",
+    task="``my_gram(X)``: every dot product between rows, ``X·Xᵀ``",
+    shapes="X (T, d) -> (T, T)",
     reference=lambda X: X @ X.T,  # G[i, j] = x_i · x_j
-    inputs=[(ZAO,), (X_5x2,), (X_2x6,)],
+    inputs=ROWS,
     shape="(T, T)",
     facts=_rows,
     mistakes=[
@@ -67,14 +71,14 @@ GRAM_MATRIX = Exercise(
         ),
     ],
     success=N_("right: entry (i, j) is row i · row j, a (T, T) matrix."),
-    task="``my_gram(X)``: every dot product between rows, ``X·Xᵀ``",
-    shapes="X (T, d) -> (T, T)",
-    taught="01 §Exercises",
 )
 
 COSINE_MATRIX = Exercise(
+    name="check_cosine_matrix",
+    task="``my_cosine(X)``: the cosine of the angle between every pair of rows",
+    shapes="X (T, d) -> (T, T)",
     reference=lambda X: _unit_rows(X) @ _unit_rows(X).T,  # cos θ_ij = x_i·x_j / (|x_i| |x_j|)
-    inputs=[(ZAO,), (X_5x2,), (X_2x6,)],
+    inputs=ROWS,
     shape="(T, T)",
     facts=_rows,
     mistakes=[
@@ -109,9 +113,6 @@ COSINE_MATRIX = Exercise(
         ),
     ],
     success=N_("right: the dot products of the rows after scaling every row to length 1."),
-    task="``my_cosine(X)``: the cosine of the angle between every pair of rows",
-    shapes="X (T, d) -> (T, T)",
-    taught="01 §Exercises",
 )
 
 
@@ -120,6 +121,9 @@ def _pair(a: np.ndarray, b: np.ndarray) -> dict[str, Any]:
 
 
 PROJECTION_LENGTH = Exercise(
+    name="check_projection_length",
+    task="``my_projection(a, b)``: the signed length of a's projection onto b",
+    shapes="a (d,), b (d,) -> ()",
     reference=lambda a, b: a @ b / np.sqrt(b @ b),  # |a| cos θ = a·b / |b|
     inputs=[
         (np.array([2.0, 1.0]), np.array([3.0, 0.0])),
@@ -169,19 +173,12 @@ PROJECTION_LENGTH = Exercise(
         ),
     ],
     success=N_("right: a·b / |b| = |a| cos θ, negative when the angle is over 90°."),
-    task="``my_projection(a, b)``: the signed length of a's projection onto b",
-    shapes="a (d,), b (d,) -> ()",
-    taught="01 §Exercises",
 )
 
 
-check_gram_matrix = GRAM_MATRIX.checker("check_gram_matrix", __name__)
-check_cosine_matrix = COSINE_MATRIX.checker("check_cosine_matrix", __name__)
-check_projection_length = PROJECTION_LENGTH.checker("check_projection_length", __name__)
 
-# The exercises of this notebook, by the name of their checker (the tests walk this).
-EXERCISES = {
-    "check_gram_matrix": GRAM_MATRIX,
-    "check_cosine_matrix": COSINE_MATRIX,
-    "check_projection_length": PROJECTION_LENGTH,
-}
+
+EXERCISES = (GRAM_MATRIX, COSINE_MATRIX, PROJECTION_LENGTH)
+check_gram_matrix, check_cosine_matrix, check_projection_length = checkers(
+    __name__, EXERCISES, taught="01 §Exercises"
+)

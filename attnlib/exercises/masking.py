@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..i18n import N_, tr
-from .pipeline import Exercise, Mistake, OneOf, softmax_rows
+from .pipeline import Exercise, Mistake, OneOf, checkers, softmax_rows
 
 __all__ = [
     "CONVENTIONS",
@@ -32,6 +32,9 @@ def _finite_blocks(got: np.ndarray, T: int) -> bool:
 
 
 CAUSAL_MASK = Exercise(
+    name="check_causal_mask",
+    task="``my_causal_mask(T)``: the additive mask M, 0 on and below the diagonal, −∞ above it",
+    shapes="T -> M (T, T)",
     reference=lambda T: _additive(_lower(T)),  # M[i, j] = 0 if j ≤ i else −∞
     inputs=[(4,), (1,), (6,)],
     shape="(T, T)",
@@ -81,9 +84,6 @@ CAUSAL_MASK = Exercise(
         ),
     ],
     success=N_("correct: each token sees itself and the past, never the future"),
-    task="``my_causal_mask(T)``: the additive mask M, 0 on and below the diagonal, −∞ above it",
-    shapes="T -> M (T, T)",
-    taught="06 §Exercises",
 )
 
 
@@ -103,6 +103,9 @@ def _masked(scores: np.ndarray, keep: np.ndarray, axis: int = -1) -> np.ndarray:
 
 
 MASKED_SOFTMAX = Exercise(
+    name="check_masked_softmax",
+    task="``my_masked_softmax(scores, keep)``: softmax of the scores with −∞ where ``keep`` is False",
+    shapes="scores (T_q, T_k), keep (T_q, T_k) boolean -> weights (T_q, T_k)",
     reference=_masked,
     inputs=_softmax_inputs(),
     shape="(T_q, T_k)",
@@ -141,9 +144,6 @@ MASKED_SOFTMAX = Exercise(
         ),
     ],
     success=N_("correct: blocked keys get exactly 0 and every row sums to 1"),
-    task="``my_masked_softmax(scores, keep)``: softmax of the scores with −∞ where ``keep`` is False",
-    shapes="scores (T_q, T_k), keep (T_q, T_k) boolean -> weights (T_q, T_k)",
-    taught="06 §Exercises",
 )
 
 
@@ -153,6 +153,9 @@ def _real(lengths: np.ndarray, T: int) -> np.ndarray:
 
 
 PADDING_MASK = Exercise(
+    name="check_padding_mask",
+    task="``my_padding_mask(lengths, T)``: True where key j of sentence b is real (j < lengths[b])",
+    shapes="lengths (B,), T -> keep (B, 1, T)",
     reference=lambda lengths, T: _real(lengths, T)[:, None, :],  # (B, 1, T): broadcast over queries
     inputs=[(np.array([3, 5, 1]), 5), (np.array([2, 2]), 4), (np.array([4]), 4)],
     shape="(B, 1, T)",
@@ -196,9 +199,6 @@ PADDING_MASK = Exercise(
         ),
     ],
     success=N_("correct: every query of sentence b ignores its padding keys"),
-    task="``my_padding_mask(lengths, T)``: True where key j of sentence b is real (j < lengths[b])",
-    shapes="lengths (B,), T -> keep (B, 1, T)",
-    taught="06 §Exercises",
 )
 
 # What a key mask of shape (B, T_k) means in each library (06 §7): True / 1 = ...
@@ -235,6 +235,9 @@ def _inverted(mask: np.ndarray, convention: str) -> OneOf:
 
 
 KEEP_MASK = Exercise(
+    name="check_keep_mask",
+    task="``my_keep(mask, convention)``: any library's key mask as attnlib's boolean keep",
+    shapes="mask (B, T_k), convention str (a key of ``CONVENTIONS``) -> keep (B, 1, T_k) boolean",
     reference=_keep,
     inputs=_keep_inputs(),
     shape="(B, 1, T_k)",
@@ -292,18 +295,10 @@ KEEP_MASK = Exercise(
         ),
     ],
     success=N_("correct: every convention becomes attnlib's True = may attend, shape (B, 1, T_k)"),
-    task="``my_keep(mask, convention)``: any library's key mask as attnlib's boolean keep",
-    shapes="mask (B, T_k), convention str (a key of ``CONVENTIONS``) -> keep (B, 1, T_k) boolean",
-    taught="06 §Exercises",
 )
 
-EXERCISES = {
-    "check_causal_mask": CAUSAL_MASK,
-    "check_masked_softmax": MASKED_SOFTMAX,
-    "check_padding_mask": PADDING_MASK,
-    "check_keep_mask": KEEP_MASK,
-}
-check_causal_mask = CAUSAL_MASK.checker("check_causal_mask", __name__)
-check_masked_softmax = MASKED_SOFTMAX.checker("check_masked_softmax", __name__)
-check_padding_mask = PADDING_MASK.checker("check_padding_mask", __name__)
-check_keep_mask = KEEP_MASK.checker("check_keep_mask", __name__)
+
+EXERCISES = (CAUSAL_MASK, MASKED_SOFTMAX, PADDING_MASK, KEEP_MASK)
+check_causal_mask, check_masked_softmax, check_padding_mask, check_keep_mask = checkers(
+    __name__, EXERCISES, taught="06 §Exercises"
+)

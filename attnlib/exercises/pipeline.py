@@ -38,6 +38,7 @@ __all__ = [
     "Mistake",
     "OneOf",
     "Verdict",
+    "checkers",
     "say",
     "matches",
     "softmax_rows",
@@ -171,6 +172,8 @@ class Exercise:
 
     Parameters
     ----------
+    name : str
+        The name of the public checker, e.g. ``"check_gram_matrix"``.
     reference : callable
         The right answer, in plain numpy, mirroring the formula (independent of ``attnlib.core``).
     inputs : sequence of tuple
@@ -190,11 +193,11 @@ class Exercise:
         A template that wraps any failure on ``harder_inputs``, with the failure as ``{detail}``.
     dtype : str, optional
         The kind of array the answer must be (``"b"``: boolean), beyond having the right numbers.
-    task, shapes, taught : str
-        For the checker's docstring: what the learner's function does, its shapes in symbols, and
-        the notebook section of the exercise (e.g. ``"01 §Exercises"``).
+    task, shapes : str
+        For the checker's docstring: what the learner's function does, and its shapes in symbols.
     """
 
+    name: str
     reference: Callable[..., Any]
     inputs: Sequence[tuple[Any, ...]]
     shape: str
@@ -207,17 +210,20 @@ class Exercise:
     atol: float = 1e-6
     task: str = ""
     shapes: str = ""
-    taught: str = ""
 
-    def checker(self, name: str, module: str) -> Callable[[Any], Verdict]:
-        """The public ``check_...`` function of this exercise, with its NumPy-style docstring."""
+    def checker(self, module: str, taught: str) -> Callable[[Any], Verdict]:
+        """The public ``check_...`` function of this exercise, as a function of ``module``.
+
+        Its NumPy-style docstring ends with ``Taught in: {taught}``, the notebook section of the
+        exercise (e.g. ``"01 §Exercises"``).
+        """
 
         def check(candidate: Any) -> Verdict:
             return self.check(candidate)
 
-        check.__name__ = check.__qualname__ = name
+        check.__name__ = check.__qualname__ = self.name
         check.__module__ = module
-        check.__doc__ = CHECKER_DOC.format(task=self.task, shapes=self.shapes, taught=self.taught)
+        check.__doc__ = CHECKER_DOC.format(task=self.task, shapes=self.shapes, taught=taught)
         return check
 
     def check(self, candidate: Any) -> Verdict:
@@ -309,6 +315,14 @@ class Exercise:
             expected=f"{float(want[index]):.4f}",
             **facts,
         )
+
+
+def checkers(module: str, exercises: Sequence[Exercise], taught: str) -> tuple[Callable[[Any], Verdict], ...]:
+    """The public checkers of ``exercises``, in order, as functions of ``module``, taught in ``taught``.
+
+    Taught in: 01 §Exercises
+    """
+    return tuple(exercise.checker(module, taught) for exercise in exercises)
 
 
 def say(template: str, **facts: Any) -> str:

@@ -29,6 +29,9 @@ def _sizes(X: np.ndarray, W_q: np.ndarray, W_k: np.ndarray) -> dict[str, Any]:
 
 
 SCORES = Exercise(
+    name="check_scores",
+    task="``my_scores(X, W_q, W_k)``: the raw scores ``(X·W_q)·(X·W_k)ᵀ``",
+    shapes="X (T, d_model), W_q (d_model, d_k), W_k (d_model, d_k) -> scores (T, T)",
     reference=lambda X, W_q, W_k: (X @ W_q) @ (X @ W_k).T,  # Q·Kᵀ with Q = X·W_q, K = X·W_k
     inputs=_score_inputs(),
     shape="(T, T)",
@@ -82,12 +85,10 @@ SCORES = Exercise(
         ),
     ],
     success=N_("correct: Q·Kᵀ, one row per query, one column per key"),
-    task="``my_scores(X, W_q, W_k)``: the raw scores ``(X·W_q)·(X·W_k)ᵀ``",
-    shapes="X (T, d_model), W_q (d_model, d_k), W_k (d_model, d_k) -> scores (T, T)",
-    taught="04 §Exercises",
 )
-EXERCISES = {"check_scores": SCORES}
-check_scores = SCORES.checker("check_scores", __name__)
+# The exercises of this notebook, each with its public checker (the puzzle below is not a function).
+EXERCISES = (SCORES,)
+check_scores = SCORES.checker(__name__, "04 §Exercises")
 
 # What the projection puzzle says, by cause (Verdict.cause).
 PUZZLE_MESSAGES = {

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from ..i18n import N_
-from .pipeline import Exercise, Mistake, OneOf, softmax_rows
+from .pipeline import Exercise, Mistake, OneOf, checkers, softmax_rows
 
 __all__ = ["check_scaled_scores", "check_scaled_weights", "check_softmax_jacobian"]
 
@@ -37,6 +37,9 @@ def _scaled(Q: np.ndarray, K: np.ndarray) -> np.ndarray:
 
 
 SCALED_SCORES = Exercise(
+    name="check_scaled_scores",
+    task="``my_scaled_scores(Q, K)``: ``Q·Kᵀ/√d_k``",
+    shapes="Q (T_q, d_k), K (T_k, d_k) -> scores (T_q, T_k)",
     reference=_scaled,
     inputs=_qk_inputs(),
     shape="(T_q, T_k)",
@@ -87,12 +90,12 @@ SCALED_SCORES = Exercise(
         ),
     ],
     success=N_("correct: Q·Kᵀ/√d_k, scores with variance about 1 whatever d_k is"),
-    task="``my_scaled_scores(Q, K)``: ``Q·Kᵀ/√d_k``",
-    shapes="Q (T_q, d_k), K (T_k, d_k) -> scores (T_q, T_k)",
-    taught="05 §Exercises",
 )
 
 SCALED_WEIGHTS = Exercise(
+    name="check_scaled_weights",
+    task="``my_scaled_weights(Q, K)``: ``softmax(Q·Kᵀ/√d_k)`` along each row",
+    shapes="Q (T_q, d_k), K (T_k, d_k) -> weights (T_q, T_k)",
     reference=lambda Q, K: softmax_rows(_scaled(Q, K)),  # softmax(Q·Kᵀ/√d_k) along each row
     inputs=_qk_inputs(),
     shape="(T_q, T_k)",
@@ -130,9 +133,6 @@ SCALED_WEIGHTS = Exercise(
         ),
     ],
     success=N_("correct: each query's row is a softmax of its scaled scores"),
-    task="``my_scaled_weights(Q, K)``: ``softmax(Q·Kᵀ/√d_k)`` along each row",
-    shapes="Q (T_q, d_k), K (T_k, d_k) -> weights (T_q, T_k)",
-    taught="05 §Exercises",
 )
 
 
@@ -141,6 +141,9 @@ def _weights(p: np.ndarray) -> dict[str, Any]:
 
 
 SOFTMAX_JACOBIAN = Exercise(
+    name="check_softmax_jacobian",
+    task="``my_softmax_jacobian(p)``: ``diag(p) − p·pᵀ``, the Jacobian of softmax at weights p",
+    shapes="p (n,) -> jacobian (n, n)",
     reference=lambda p: np.diag(p) - np.outer(p, p),  # ∂p_i/∂s_j = p_i (δ_ij − p_j)
     inputs=[
         (softmax_rows(np.random.default_rng(506).normal(size=5)),),
@@ -186,16 +189,10 @@ SOFTMAX_JACOBIAN = Exercise(
         ),
     ],
     success=N_("correct: diag(p) − p·pᵀ, and it is all zeros for one-hot weights"),
-    task="``my_softmax_jacobian(p)``: ``diag(p) − p·pᵀ``, the Jacobian of softmax at weights p",
-    shapes="p (n,) -> jacobian (n, n)",
-    taught="05 §Exercises",
 )
 
-EXERCISES = {
-    "check_scaled_scores": SCALED_SCORES,
-    "check_scaled_weights": SCALED_WEIGHTS,
-    "check_softmax_jacobian": SOFTMAX_JACOBIAN,
-}
-check_scaled_scores = SCALED_SCORES.checker("check_scaled_scores", __name__)
-check_scaled_weights = SCALED_WEIGHTS.checker("check_scaled_weights", __name__)
-check_softmax_jacobian = SOFTMAX_JACOBIAN.checker("check_softmax_jacobian", __name__)
+
+EXERCISES = (SCALED_SCORES, SCALED_WEIGHTS, SOFTMAX_JACOBIAN)
+check_scaled_scores, check_scaled_weights, check_softmax_jacobian = checkers(
+    __name__, EXERCISES, taught="05 §Exercises"
+)

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from ..i18n import N_
-from .pipeline import Exercise, Mistake, softmax_rows
+from .pipeline import Exercise, Mistake, checkers, softmax_rows
 
 __all__ = ["check_entropy", "check_scaled_softmax", "check_softmax_rows"]
 
@@ -37,6 +37,9 @@ def _rows_off(got: np.ndarray) -> bool:
 
 
 SOFTMAX_ROWS = Exercise(
+    name="check_softmax_rows",
+    task="``my_softmax(scores)``: every row normalised with softmax, safely for large scores",
+    shapes="scores (T_q, T_k) -> weights (T_q, T_k)",
     reference=_softmax,
     inputs=[(SCORES_3x3,), (SCORES_2x4,)],
     harder_inputs=[(SCORES_LARGE,)],
@@ -91,12 +94,12 @@ SOFTMAX_ROWS = Exercise(
         ),
     ],
     success=N_("right, and safe for large scores: every row is positive and sums to 1."),
-    task="``my_softmax(scores)``: every row normalised with softmax, safely for large scores",
-    shapes="scores (T_q, T_k) -> weights (T_q, T_k)",
-    taught="02 §Exercises",
 )
 
 SCALED_SOFTMAX = Exercise(
+    name="check_scaled_softmax",
+    task="``my_scaled_softmax(scores, beta)``: ``softmax(β · scores)`` row by row",
+    shapes="scores (T_q, T_k), beta float -> weights (T_q, T_k)",
     reference=lambda s, beta: _softmax(beta * s),
     inputs=[(SCORES_3x3, 2.0), (SCORES_3x3, 0.5), (SCORES_2x4, 3.0), (SCORES_2x4, 0.0)],
     shape="(T_q, T_k)",
@@ -136,9 +139,6 @@ SCALED_SOFTMAX = Exercise(
         ),
     ],
     success=N_("right: β = 0 gives uniform rows, a large β makes them peaked."),
-    task="``my_scaled_softmax(scores, beta)``: ``softmax(β · scores)`` row by row",
-    shapes="scores (T_q, T_k), beta float -> weights (T_q, T_k)",
-    taught="02 §Exercises",
 )
 
 
@@ -147,6 +147,9 @@ def _weights(p: np.ndarray) -> dict[str, Any]:
 
 
 ENTROPY = Exercise(
+    name="check_entropy",
+    task="``my_entropy(weights)``: ``-Σ p log p`` (nats) of each row",
+    shapes="weights (..., T_k) -> (...)",
     reference=_entropy,
     inputs=[
         (np.full(3, 1 / 3),),
@@ -189,16 +192,8 @@ ENTROPY = Exercise(
         ),
     ],
     success=N_("right: log T for uniform weights, 0 for one-hot, in nats."),
-    task="``my_entropy(weights)``: ``-Σ p log p`` (nats) of each row",
-    shapes="weights (..., T_k) -> (...)",
-    taught="02 §Exercises",
 )
 
-EXERCISES = {
-    "check_softmax_rows": SOFTMAX_ROWS,
-    "check_scaled_softmax": SCALED_SOFTMAX,
-    "check_entropy": ENTROPY,
-}
-check_softmax_rows = SOFTMAX_ROWS.checker("check_softmax_rows", __name__)
-check_scaled_softmax = SCALED_SOFTMAX.checker("check_scaled_softmax", __name__)
-check_entropy = ENTROPY.checker("check_entropy", __name__)
+
+EXERCISES = (SOFTMAX_ROWS, SCALED_SOFTMAX, ENTROPY)
+check_softmax_rows, check_scaled_softmax, check_entropy = checkers(__name__, EXERCISES, "02 §Exercises")

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from ..i18n import N_
-from .pipeline import Exercise, Mistake, OneOf, softmax_rows
+from .pipeline import Exercise, Mistake, OneOf, checkers, softmax_rows
 
 __all__ = ["check_attention", "check_context_vector"]
 
@@ -47,6 +47,9 @@ def _down_columns(Q, K, V, M) -> OneOf:
 
 
 ATTENTION = Exercise(
+    name="check_attention",
+    task="``my_attention(Q, K, V, M)``: the output ``softmax(Q·Kᵀ/√d_k + M)·V``",
+    shapes="Q (T_q, d_k), K (T_k, d_k), V (T_k, d_v), M (T_q, T_k) -> out (T_q, d_v)",
     reference=lambda Q, K, V, M: _weights(Q, K, M) @ V,  # softmax(Q·Kᵀ/√d_k + M)·V
     inputs=_formula_inputs(),
     shape="(T_q, d_v)",
@@ -95,9 +98,6 @@ ATTENTION = Exercise(
         ),
     ],
     success=N_("correct: softmax(Q·Kᵀ/√d_k + M)·V, the whole formula"),
-    task="``my_attention(Q, K, V, M)``: the output ``softmax(Q·Kᵀ/√d_k + M)·V``",
-    shapes="Q (T_q, d_k), K (T_k, d_k), V (T_k, d_v), M (T_q, T_k) -> out (T_q, d_v)",
-    taught="07 §Exercises",
 )
 
 
@@ -111,6 +111,9 @@ def _context_inputs() -> list[tuple[np.ndarray, np.ndarray, int]]:
 
 
 CONTEXT_VECTOR = Exercise(
+    name="check_context_vector",
+    task="``my_context_vector(A, V, i)``: the output of token i, ``Σ_j A[i, j]·V[j]``",
+    shapes="A (T, T), V (T, d_v), i int -> out_i (d_v,)",
     reference=lambda A, V, i: (A[i][:, None] * V).sum(axis=0),  # Σ_j A[i, j]·V[j]
     inputs=_context_inputs(),
     shape="(d_v,)",
@@ -147,11 +150,8 @@ CONTEXT_VECTOR = Exercise(
         ),
     ],
     success=N_("correct: row i of A mixes the value rows into token i's output"),
-    task="``my_context_vector(A, V, i)``: the output of token i, ``Σ_j A[i, j]·V[j]``",
-    shapes="A (T, T), V (T, d_v), i int -> out_i (d_v,)",
-    taught="07 §Exercises",
 )
 
-EXERCISES = {"check_attention": ATTENTION, "check_context_vector": CONTEXT_VECTOR}
-check_attention = ATTENTION.checker("check_attention", __name__)
-check_context_vector = CONTEXT_VECTOR.checker("check_context_vector", __name__)
+
+EXERCISES = (ATTENTION, CONTEXT_VECTOR)
+check_attention, check_context_vector = checkers(__name__, EXERCISES, "07 §Exercises")

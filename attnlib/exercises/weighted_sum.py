@@ -8,7 +8,7 @@ import numpy as np
 
 from ..i18n import N_
 from .inner_products import ZAO, X_2x6, X_5x2
-from .pipeline import Exercise, Mistake, softmax_rows
+from .pipeline import Exercise, Mistake, checkers, softmax_rows
 
 __all__ = ["check_is_convex_combination", "check_simple_attention", "check_weighted_sum"]
 
@@ -19,6 +19,9 @@ def _mixed(w: np.ndarray, X: np.ndarray) -> dict[str, Any]:
 
 
 WEIGHTED_SUM = Exercise(
+    name="check_weighted_sum",
+    task="``my_weighted_sum(w, X)``: ``Σ_j w_j X[j]``, one output row",
+    shapes="w (T,), X (T, d) -> (d,)",
     reference=lambda w, X: (w[:, None] * X).sum(axis=0),  # Σ_j w_j X[j]
     inputs=[
         (softmax_rows(ZAO @ ZAO.T)[0], ZAO),
@@ -64,9 +67,6 @@ WEIGHTED_SUM = Exercise(
         ),
     ],
     success=N_("right: one row of width d, a weighted average of the rows of X."),
-    task="``my_weighted_sum(w, X)``: ``Σ_j w_j X[j]``, one output row",
-    shapes="w (T,), X (T, d) -> (d,)",
-    taught="03 §Exercises",
 )
 
 
@@ -81,6 +81,9 @@ def _rows(X: np.ndarray) -> dict[str, Any]:
 
 
 SIMPLE_ATTENTION = Exercise(
+    name="check_simple_attention",
+    task="``my_attention(X)``: ``softmax(X·Xᵀ)·X``, attention with no parameters",
+    shapes="X (T, d) -> out (T, d)",
     reference=_attention,
     inputs=[(ZAO,), (X_5x2 / 2,), (X_2x6 / 2,)],  # halved: moderate scores, so weights are not one-hot
     shape="(T, d)",
@@ -133,9 +136,6 @@ SIMPLE_ATTENTION = Exercise(
         ),
     ],
     success=N_("right: each output row is a weighted average of the rows of X, with the width of X."),
-    task="``my_attention(X)``: ``softmax(X·Xᵀ)·X``, attention with no parameters",
-    shapes="X (T, d) -> out (T, d)",
-    taught="03 §Exercises",
 )
 
 
@@ -149,6 +149,9 @@ def _weights(w: np.ndarray) -> dict[str, Any]:
 
 
 IS_CONVEX_COMBINATION = Exercise(
+    name="check_is_convex_combination",
+    task="``my_is_convex(w)``: whether weights are >= 0 and sum to 1 (up to rounding)",
+    shapes="w (T,) -> bool",
     reference=_convex,
     inputs=[
         (np.array([0.2, 0.3, 0.5]),),
@@ -197,16 +200,10 @@ IS_CONVEX_COMBINATION = Exercise(
         ),
     ],
     success=N_("right: non-negative weights that sum to 1 (with a tolerance) keep a point inside the hull."),
-    task="``my_is_convex(w)``: whether weights are >= 0 and sum to 1 (up to rounding)",
-    shapes="w (T,) -> bool",
-    taught="03 §Exercises",
 )
 
-EXERCISES = {
-    "check_weighted_sum": WEIGHTED_SUM,
-    "check_simple_attention": SIMPLE_ATTENTION,
-    "check_is_convex_combination": IS_CONVEX_COMBINATION,
-}
-check_weighted_sum = WEIGHTED_SUM.checker("check_weighted_sum", __name__)
-check_simple_attention = SIMPLE_ATTENTION.checker("check_simple_attention", __name__)
-check_is_convex_combination = IS_CONVEX_COMBINATION.checker("check_is_convex_combination", __name__)
+
+EXERCISES = (WEIGHTED_SUM, SIMPLE_ATTENTION, IS_CONVEX_COMBINATION)
+check_weighted_sum, check_simple_attention, check_is_convex_combination = checkers(
+    __name__, EXERCISES, taught="03 §Exercises"
+)
