@@ -93,7 +93,7 @@ def test_every_message_fills_its_placeholders_in_both_languages(chinese):
         attnlib.set_language(language)
         for exercise in EXERCISES:
             for inputs in [*exercise.inputs, *exercise.harder_inputs]:
-                facts = exercise._facts(inputs)  # noqa: SLF001 (what the pipeline fills messages with)
+                facts = exercise.facts_shown(inputs)
                 for template in (exercise.success, exercise.harder_context, *(m.message for m in exercise.mistakes)):
                     message = pipeline.say(template, **facts, **shown)
                     assert "{" not in message and "}" not in message, message

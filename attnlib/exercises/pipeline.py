@@ -15,7 +15,9 @@ checker walks the same steps, in this order, on each hidden input:
 
 Every message is an English template marked with ``N_`` and shown through ``tr``, so the learner
 reads it in the language chosen with ``attnlib.set_language``; placeholders are filled afterwards
-from the exercise's ``facts`` (the sizes of the hidden input, in the formula's symbols).
+from the exercise's ``facts`` (the sizes of the hidden input, in the formula's symbols), from
+``{which}`` (which answer of a :class:`OneOf` it was) and from ``{got_shape}`` and ``{got_dtype}``
+(of the learner's answer).
 """
 
 from __future__ import annotations
@@ -239,18 +241,19 @@ class Exercise:
             if verdict is not None:
                 if verdict.cause == "not_written":
                     return verdict
-                message = say(self.harder_context, **self._facts(inputs), detail=verdict.message)
+                message = say(self.harder_context, **self.facts_shown(inputs), detail=verdict.message)
                 return Verdict(False, message, verdict.cause)
         return Verdict(True, say(self.success), "correct")
 
-    def _facts(self, inputs: tuple[Any, ...]) -> dict[str, Any]:
+    def facts_shown(self, inputs: tuple[Any, ...]) -> dict[str, Any]:
+        """The facts of one hidden input, its label filled in: what the messages are filled with."""
         facts = dict(self.facts(*inputs))
         facts["label"] = say(facts["label"], **facts)
         return facts
 
     def _check_one(self, candidate: Callable[..., Any], inputs: tuple[Any, ...]) -> Verdict | None:
         """None when ``candidate`` gives the reference answer on ``inputs``, else the Verdict."""
-        facts = self._facts(inputs)
+        facts = self.facts_shown(inputs)
         copies = tuple(np.array(a, copy=True) if isinstance(a, np.ndarray) else a for a in inputs)
         try:
             with np.errstate(all="ignore"):
