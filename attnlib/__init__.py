@@ -80,7 +80,7 @@ __all__ += ["layer_norm"]  # notebooks 01 and 07
 # Notebook 08
 __all__ += ["merge_heads", "multi_head_attention", "split_heads"]
 
-_LAZY_SUBMODULES = {"data", "exercises", "gpt", "labs", "plot", "quiz", "quizzes", "text"}
+_LAZY_SUBMODULES = {"data", "exercises", "gpt", "labs", "plot", "quiz", "quiz_bank", "text"}
 
 
 def __getattr__(name: str) -> Any:

@@ -1,7 +1,7 @@
 """Check your understanding: multiple-choice questions with instant feedback, as one widget.
 
     from attnlib.quiz import quiz
-    quiz(2)              # the questions for notebook 02, from attnlib.quizzes
+    quiz(2)              # the questions for notebook 02, from attnlib.quiz_bank
     quiz([{"prompt": "softmax([1, 2]) and softmax([11, 12]) are ...",
            "options": ["equal", "different"],
            "answer": 0,
@@ -14,6 +14,11 @@ the right answer, shown once it is found (a wrong pick then just says so, and th
 
 The widget also carries a Markdown version of the questions (without answers), so a notebook viewed
 without a kernel, or shown as static slides, still lists them.
+
+Every text is shown through ``tr`` (``attnlib.set_language``): the questions of the bank by their
+English text, and the widget's own words (:data:`WORDS`) likewise.
+
+Taught in: 00 §Check your understanding
 """
 
 from __future__ import annotations
@@ -26,9 +31,20 @@ from typing import Any
 
 import ipywidgets as widgets
 
-__all__ = ["Question", "Quiz", "feedback", "quiz"]
+from .i18n import N_, tr
+from .quiz_bank import for_notebook
 
-RIGHT, WRONG = "✔ Right.", "✘ Not quite."
+__all__ = ["RIGHT", "WORDS", "WRONG", "Question", "Quiz", "feedback", "quiz", "shown"]
+
+RIGHT, WRONG = N_("✔ Right."), N_("✘ Not quite.")
+# The widget's own words (besides RIGHT and WRONG), shown through tr().
+WORDS = {
+    "title": N_("Check your understanding"),
+    "numbered_title": N_("Check your understanding · {number:02d}"),
+    "try_again": N_("“{option}” is not it: try another option."),
+    "score": N_("{right} of {total} answered right"),
+    "static": N_("(run the notebook to answer and get feedback)"),
+}
 LETTERS = "abcdefgh"
 _KEYS = {"prompt", "options", "answer", "explain"}
 
@@ -83,18 +99,46 @@ class Question:
 
 
 def feedback(question: Question, choice: int) -> tuple[bool, str]:
-    """Whether ``choice`` is right, and the text to show for it."""
+    """Whether ``choice`` is right, and the text to show for it, in the current language.
+
+    Parameters
+    ----------
+    question : Question
+        The question answered.
+    choice : int
+        The index of the option picked.
+
+    Returns
+    -------
+    right : bool
+        Whether ``choice`` is the right option.
+    text : str
+        "Right." or "Not quite." and the explanation of that option (or of the right answer).
+
+    Taught in: 00 §Check your understanding
+    """
     right = choice == question.answer
     if len(question.explanations) == len(question.options):
-        return right, f"{RIGHT if right else WRONG} {question.explanations[choice]}"
+        return right, f"{shown(RIGHT if right else WRONG)} {shown(question.explanations[choice])}"
     if right:
-        return True, f"{RIGHT} {question.explanations[0]}"
-    return False, f"{WRONG} “{question.options[choice]}” is not it: try another option."
+        return True, f"{shown(RIGHT)} {shown(question.explanations[0])}"
+    return False, f"{shown(WRONG)} {shown(WORDS['try_again']).format(option=shown(question.options[choice]))}"
+
+
+def shown(text: str) -> str:
+    """``text`` in the current language, as the learner reads it.
+
+    The 简体 catalogues write a matrix row as ``{行}`` and a column as ``{列}`` (the 繁體 ones are
+    built from them with the two swapped); here the markup becomes the plain word.
+
+    Taught in: 00 §Check your understanding
+    """
+    return tr(text).replace("{行}", "行").replace("{列}", "列")
 
 
 def _lettered(options: Sequence[str]) -> list[str]:
     # Letters let a lecturer poll the room: "hands up for b".
-    return [f"{letter}) {text}" for letter, text in zip(LETTERS, options, strict=False)]
+    return [f"{letter}) {shown(text)}" for letter, text in zip(LETTERS, options, strict=False)]
 
 
 def _html(text: str) -> str:
@@ -105,16 +149,30 @@ def _html(text: str) -> str:
 class Quiz(widgets.VBox):
     """The questions one under another, each with radio buttons and a feedback line, and a score.
 
-    Attributes:
-        questions (list of Question), choices (one ``RadioButtons`` per question; set ``.value`` to an
-        option index to answer), feedbacks (one ``HTMLMath`` per question), score (``HTML``).
+    Parameters
+    ----------
+    questions : list of Question or dict
+        The questions, as :class:`Question` or as plain data.
+    title : str
+        The heading; "Check your understanding" (in the current language) when empty.
+
+    Attributes
+    ----------
+    questions : list of Question
+    choices : list of ipywidgets.RadioButtons
+        One per question; set ``.value`` to an option index to answer.
+    feedbacks : list of ipywidgets.HTMLMath
+        One per question.
+    score : ipywidgets.HTML
+
+    Taught in: 00 §Check your understanding
     """
 
     def __init__(self, questions: Sequence[Question | Mapping[str, Any]], title: str = "") -> None:
         if isinstance(questions, (str, Mapping)) or not len(questions):
             raise ValueError("questions must be a non-empty list of questions")
         self.questions = [Question.from_data(q, i) for i, q in enumerate(questions, start=1)]
-        self.title = title or "Check your understanding"
+        self.title = title or tr(WORDS["title"])
         self.choices: list[widgets.RadioButtons] = []
         self.feedbacks: list[widgets.HTMLMath] = []
         self.score = widgets.HTML()
@@ -127,7 +185,7 @@ class Quiz(widgets.VBox):
             )
             note = widgets.HTMLMath("")
             choice.observe(lambda change, n=number - 1: self._answered(n, change["new"]), names="value")
-            prompt = widgets.HTMLMath(f"<b>{number}.</b> {_html(question.prompt)}")
+            prompt = widgets.HTMLMath(f"<b>{number}.</b> {_html(shown(question.prompt))}")
             blocks.append(widgets.VBox([prompt, choice, note], layout=widgets.Layout(margin="0 0 8px 0")))
             self.choices.append(choice)
             self.feedbacks.append(note)
@@ -145,16 +203,18 @@ class Quiz(widgets.VBox):
 
     @property
     def n_right(self) -> int:
+        """How many questions are answered right now."""
         return sum(c.value == q.answer for c, q in zip(self.choices, self.questions, strict=True))
 
     def _update_score(self) -> None:
-        self.score.value = f"<i>{self.n_right} of {len(self.questions)} answered right</i>"
+        words = tr(WORDS["score"]).format(right=self.n_right, total=len(self.questions))
+        self.score.value = f"<i>{html.escape(words)}</i>"
 
     def to_markdown(self) -> str:
         """The questions and options, without answers: what shows where widgets cannot run."""
-        lines = [f"**{self.title}** (run the notebook to answer and get feedback)", ""]
+        lines = [f"**{self.title}** {tr(WORDS['static'])}", ""]
         for number, question in enumerate(self.questions, start=1):
-            lines.append(f"{number}. {question.prompt}")
+            lines.append(f"{number}. {shown(question.prompt)}")
             lines += [f"    - {label}" for label in _lettered(question.options)]
         return "\n".join(lines)
 
@@ -166,10 +226,23 @@ class Quiz(widgets.VBox):
 
 
 def quiz(questions: int | Sequence[Question | Mapping[str, Any]], title: str = "") -> Quiz:
-    """A quiz widget for a list of questions, or for notebook number ``questions`` from attnlib.quizzes."""
-    if isinstance(questions, int) and not isinstance(questions, bool):
-        from .quizzes import for_notebook
+    """A quiz widget for a list of questions, or for notebook number ``questions`` of the bank.
 
+    Parameters
+    ----------
+    questions : int or list of Question or dict
+        A notebook number (its questions come from :mod:`attnlib.quiz_bank`), or the questions.
+    title : str
+        The heading; for a notebook number, "Check your understanding · NN" when empty.
+
+    Returns
+    -------
+    Quiz
+        The widget; display it (the last line of a cell does).
+
+    Taught in: 00 §Check your understanding
+    """
+    if isinstance(questions, int) and not isinstance(questions, bool):
         number = questions
-        return Quiz(for_notebook(number), title or f"Check your understanding · {number:02d}")
+        return Quiz(for_notebook(number), title or tr(WORDS["numbered_title"]).format(number=number))
     return Quiz(questions, title)

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import ast
+import json
+import string
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 import attnlib
-from attnlib.quiz import RIGHT, WRONG, Question, Quiz, feedback, quiz
-from attnlib.quizzes import QUIZZES, for_notebook
+from attnlib.quiz import RIGHT, WORDS, WRONG, Question, Quiz, feedback, quiz, shown
+from attnlib.quiz_bank import QUIZZES, for_notebook
 
 PER_OPTION = {
     "prompt": "softmax([1, 2]) and softmax([11, 12]) are …",
@@ -137,7 +141,7 @@ def test_every_bank_question_round_trips_through_the_widget():
 
 def test_import_attnlib_does_not_load_ipywidgets():
     code = (
-        "import sys, attnlib, attnlib.quizzes; "
+        "import sys, attnlib, attnlib.quiz_bank; "
         "assert 'ipywidgets' not in sys.modules, 'ipywidgets loaded'; "
         "import attnlib; attnlib.quiz; assert 'ipywidgets' in sys.modules"
     )
@@ -148,3 +152,70 @@ def test_import_attnlib_does_not_load_ipywidgets():
 def test_review_quiz_from_the_bank_as_in_the_lecturers_guide():
     widget = quiz([QUIZZES[n][0] for n in range(1, 8)], "Review")
     assert len(widget.questions) == 7 and "Review" in widget.children[0].value
+
+
+# ---- the Chinese edition ------------------------------------------------------------------------
+LOCALE = Path(attnlib.__file__).with_name("locale") / "zh-Hans"
+
+
+def marked_in(path: Path) -> set[str]:
+    """Every string literal passed to N_() or tr() in ``path``."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") in ("N_", "tr") and node.args:
+            if isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+                found.add(node.args[0].value)
+    return found
+
+
+def bank_texts() -> set[str]:
+    """Every prompt, option and explanation of the bank, walked from the data."""
+    texts = set()
+    for questions in QUIZZES.values():
+        for q in questions:
+            explain = [q["explain"]] if isinstance(q["explain"], str) else q["explain"]
+            texts |= {q["prompt"], *q["options"], *explain}
+    return texts
+
+
+def placeholders(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None} - {"行", "列"}
+
+
+def test_every_bank_text_is_marked_for_translation():
+    assert bank_texts() == marked_in(Path(attnlib.quiz_bank.__file__))
+
+
+def test_the_widgets_own_words_have_simplified_chinese_entries_with_the_same_placeholders():
+    catalogue = json.loads((LOCALE / "quiz_widget.json").read_text(encoding="utf-8"))
+    words = marked_in(Path(attnlib.quiz.__file__))
+    assert words == {RIGHT, WRONG, *WORDS.values()} == set(catalogue)
+    for english in words:
+        assert placeholders(catalogue[english]) == placeholders(english) and catalogue[english] != english
+
+
+def test_every_bank_text_has_an_entry_in_some_simplified_chinese_catalogue():
+    # The questions are translated into quiz_*.json, keyed by their English text.
+    catalogue = attnlib.i18n.catalogue("zh-Hans")
+    missing = sorted(bank_texts() - set(catalogue))
+    assert not missing, f"{len(missing)} of {len(bank_texts())} quiz texts have no zh-Hans entry, e.g. {missing[:3]}"
+
+
+@pytest.fixture
+def chinese():
+    attnlib.set_language("zh-Hans")
+    yield
+    attnlib.set_language("en")
+
+
+def test_the_widget_speaks_the_chosen_language(chinese):
+    widget = quiz([ONE_EXPLANATION])
+    assert "检查你的理解" in widget.children[0].value and "1 题中答对了 0 题" in widget.score.value
+    widget.choices[0].value = 1
+    assert "✘ 还不对。" in widget.feedbacks[0].value and "再试试别的选项" in widget.feedbacks[0].value
+    assert "（运行这个笔记本，才能作答并得到反馈）" in widget.to_markdown()
+
+
+def test_row_and_column_markup_becomes_the_plain_word(chinese, monkeypatch):
+    monkeypatch.setitem(attnlib.i18n.catalogue("zh-Hans"), "A row of A", "A 的一{行}，不是一{列}")
+    assert shown("A row of A") == "A 的一行，不是一列"

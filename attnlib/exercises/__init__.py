@@ -1,56 +1,72 @@
-"""Auto-checked exercises: ``attnlib.exercises.check_...(your_answer)`` says right, or what is wrong.
+"""Auto-checked exercises: ``attnlib.exercises.check_...(your_function)`` says right, or what is wrong.
 
-Each notebook's checkers live in their own module and are gathered here.
+One module per notebook, named after the notebook (``inner_products`` for 01 ... ``a_tiny_gpt`` for
+09); each declares its exercises as data (reference answer, hidden inputs, typical mistakes) and
+every checker runs through the one pipeline of :mod:`attnlib.exercises.pipeline`.
 """
 
-from ._feedback import Verdict
-from .basics import (  # notebooks 01-03
-    check_cosine_matrix,
-    check_entropy,
-    check_gram_matrix,
-    check_is_convex_combination,
-    check_projection_length,
-    check_scaled_softmax,
-    check_simple_attention,
-    check_softmax_rows,
-    check_weighted_sum,
+from . import (
+    a_real_model,
+    a_tiny_gpt,
+    inner_products,
+    masking,
+    queries_keys_values,
+    scaling_by_sqrt_dk,
+    softmax,
+    the_whole_formula,
+    weighted_sum,
 )
-from .formula import check_attention, check_context_vector  # notebook 07
-from .gpt import check_cached_attention, check_next_token_loss, check_sample_with_temperature  # notebook 09
-from .heads import check_head_weights, check_previous_token_score, check_split_heads  # notebook 08
-from .masking import (  # notebook 06
-    check_causal_mask,
-    check_keep_mask,
-    check_masked_softmax,
-    check_padding_mask,
-)
-from .qkv import check_projection_puzzle, check_scores  # notebook 04
-from .scaling import check_scaled_scores, check_scaled_weights, check_softmax_jacobian  # notebook 05
+from .a_real_model import check_head_weights, check_previous_token_score, check_split_heads
+from .a_tiny_gpt import check_cached_attention, check_next_token_loss, check_sample_with_temperature
+from .inner_products import check_cosine_matrix, check_gram_matrix, check_projection_length
+from .masking import check_causal_mask, check_keep_mask, check_masked_softmax, check_padding_mask
+from .pipeline import Verdict
+from .queries_keys_values import check_projection_puzzle, check_scores
+from .scaling_by_sqrt_dk import check_scaled_scores, check_scaled_weights, check_softmax_jacobian
+from .softmax import check_entropy, check_scaled_softmax, check_softmax_rows
+from .the_whole_formula import check_attention, check_context_vector
+from .weighted_sum import check_is_convex_combination, check_simple_attention, check_weighted_sum
+
+# The exercise modules in the order of the notebooks (01 ... 09).
+NOTEBOOKS = {
+    1: inner_products,
+    2: softmax,
+    3: weighted_sum,
+    4: queries_keys_values,
+    5: scaling_by_sqrt_dk,
+    6: masking,
+    7: the_whole_formula,
+    8: a_real_model,
+    9: a_tiny_gpt,
+}
 
 __all__ = [
+    "NOTEBOOKS",
     "Verdict",
+    "check_attention",
+    "check_cached_attention",
+    "check_causal_mask",
+    "check_context_vector",
     "check_cosine_matrix",
     "check_entropy",
     "check_gram_matrix",
+    "check_head_weights",
     "check_is_convex_combination",
-    "check_projection_length",
-    "check_scaled_softmax",
-    "check_simple_attention",
-    "check_softmax_rows",
-    "check_weighted_sum",
-]
-__all__ += [  # notebooks 04-07
-    "check_attention",
-    "check_causal_mask",
-    "check_context_vector",
     "check_keep_mask",
     "check_masked_softmax",
+    "check_next_token_loss",
     "check_padding_mask",
+    "check_previous_token_score",
+    "check_projection_length",
     "check_projection_puzzle",
+    "check_sample_with_temperature",
     "check_scaled_scores",
+    "check_scaled_softmax",
     "check_scaled_weights",
     "check_scores",
+    "check_simple_attention",
     "check_softmax_jacobian",
+    "check_softmax_rows",
+    "check_split_heads",
+    "check_weighted_sum",
 ]
-__all__ += ["check_head_weights", "check_previous_token_score", "check_split_heads"]  # notebook 08
-__all__ += ["check_cached_attention", "check_next_token_loss", "check_sample_with_temperature"]  # notebook 09

@@ -1,0 +1,262 @@
+"""The exercises of notebook 09 (a tiny GPT): the next-token loss, sampling with a temperature, a cache step.
+
+The hidden inputs are chosen so that each typical mistake gives a different number from the right
+answer in the first input, which lets the diagnosis name it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..i18n import N_
+from .pipeline import Exercise, Mistake, OneOf, checkers
+
+__all__ = ["check_cached_attention", "check_next_token_loss", "check_sample_with_temperature"]
+
+
+def _log_softmax(logits: np.ndarray, axis: int = -1) -> np.ndarray:
+    """log softmax(z) = z − max z − log Σ exp(z − max z)."""
+    z = logits - logits.max(axis=axis, keepdims=True)
+    return z - np.log(np.exp(z).sum(axis=axis, keepdims=True))
+
+
+def _loss(logits: np.ndarray, targets: np.ndarray, axis: int = -1) -> float:
+    """L = −(1/T) Σ_t log softmax(logits[t])[targets[t]]."""
+    return float(-_log_softmax(logits, axis)[np.arange(targets.size), targets].mean())
+
+
+def _loss_inputs() -> list[tuple[np.ndarray, np.ndarray]]:
+    rng = np.random.default_rng(901)
+    inputs = []
+    for T, V in ((5, 7), (3, 4), (6, 11)):  # T and V differ, so a wrong axis changes the number
+        inputs.append((rng.normal(0.0, 2.0, size=(T, V)), rng.integers(0, V, size=T)))
+    return inputs
+
+
+NEXT_TOKEN_LOSS = Exercise(
+    name="check_next_token_loss",
+    task="``my_next_token_loss(logits, targets)``: the mean of −log softmax(logits[t])[targets[t]]",
+    shapes="logits (T, V), targets (T,) -> ()",
+    reference=_loss,
+    inputs=_loss_inputs(),
+    # Large logits: exp overflows unless the row maximum is subtracted first.
+    harder_inputs=[(np.array([[1000.0, 998.0, 990.0], [-5.0, 800.0, 801.0]]), np.array([0, 2]))],
+    shape="()",
+    facts=lambda logits, targets: {
+        "T": logits.shape[0],
+        "V": logits.shape[1],
+        "label": N_("logits ({T}, {V})"),
+    },
+    mistakes=[
+        Mistake(
+            "summed",
+            N_("you summed over the positions: the loss is the mean, so divide by T (np.mean)"),
+            wrong=lambda logits, targets: _loss(logits, targets) * targets.size,
+        ),
+        Mistake(
+            "negative",
+            N_("your loss is negative: it is −log p of the target, and log p ≤ 0, so the loss is ≥ 0"),
+            wrong=lambda logits, targets: -_loss(logits, targets),
+        ),
+        Mistake(
+            "bits",
+            N_("you used log base 2 (bits); the series measures the loss in nats, np.log"),
+            wrong=lambda logits, targets: _loss(logits, targets) / np.log(2),
+        ),
+        Mistake(
+            "raw_logits",
+            N_(
+                "you took −logits[t, target] without softmax: turn the logits into "
+                "log-probabilities first, logits − log Σ exp(logits) along the vocabulary"
+            ),
+            wrong=lambda logits, targets: float(-logits[np.arange(targets.size), targets].mean()),
+        ),
+        Mistake(
+            "shifted",
+            N_("you shifted the targets again: targets[t] is already the token that follows position t"),
+            wrong=lambda logits, targets: float(
+                -_log_softmax(logits)[np.arange(targets.size - 1), targets[1:]].mean()
+            ),
+            spotted=lambda got, logits, targets: targets.size > 1,
+        ),
+        Mistake(
+            "axis",
+            N_("your softmax runs over the positions (axis 0): it must run over the vocabulary, axis -1"),
+            wrong=lambda logits, targets: _loss(logits, targets, axis=0),
+        ),
+        Mistake(
+            "overflow",
+            N_(
+                "right on ordinary logits, but not with logits near 1000: exp(1000) overflows. "
+                "Subtract each row's maximum before exp (it cancels out), as softmax does in notebook 02."
+            ),
+            spotted=lambda got, logits, targets: np.abs(logits).max() > 700,
+        ),
+    ],
+    success=N_("correct: the mean over positions of −log p(next token), stable for large logits"),
+)
+
+
+def _probs(logits: np.ndarray, temperature: float) -> np.ndarray:
+    """softmax(logits / temperature)."""
+    z = logits / temperature
+    e = np.exp(z - z.max())
+    return e / e.sum()
+
+
+def _pick(p: np.ndarray, u: float) -> int:
+    """The first token whose cumulative probability passes u."""
+    return int(min(np.searchsorted(np.cumsum(p), u, side="right"), p.size - 1))
+
+
+SAMPLE_WITH_TEMPERATURE = Exercise(
+    name="check_sample_with_temperature",
+    task=(
+        "``my_sample(logits, temperature, u)``: the first token whose cumulative probability under "
+        "``softmax(logits / temperature)`` exceeds the uniform number ``u``"
+    ),
+    shapes="logits (V,), temperature (), u () -> token id ()",
+    reference=lambda logits, temperature, u: _pick(_probs(logits, temperature), u),
+    # In each input the right answer and the four mistakes below pick five different tokens.
+    inputs=[
+        (np.array([-0.9, 0.9, -1.0, -0.3, 0.3, -1.6]), 2.0, 0.71),
+        (np.array([-0.6, -1.9, -0.3, -1.7, -1.7, 0.6, -2.7]), 0.5, 0.22),
+        (np.array([0.8, -2.3, -1.0, 0.9, -0.7, -0.3]), 3.0, 0.36),
+    ],
+    shape="()",
+    facts=lambda logits, temperature, u: {
+        "temperature": temperature,
+        "u": u,
+        "label": N_("temperature {temperature}, u={u}"),
+    },
+    mistakes=[
+        Mistake(
+            "multiplied",
+            N_(
+                "you multiplied the logits by the temperature: divide them, softmax(logits / temperature), "
+                "so a temperature below 1 sharpens the distribution"
+            ),
+            wrong=lambda logits, temperature, u: _pick(_probs(logits, 1.0 / temperature), u),
+        ),
+        Mistake(
+            "ignored",
+            N_("you ignored the temperature: sample from softmax(logits / temperature)"),
+            wrong=lambda logits, temperature, u: _pick(_probs(logits, 1.0), u),
+        ),
+        Mistake(
+            "greedy",
+            N_(
+                "you returned the most likely token: that is temperature → 0 (greedy). "
+                "Use u: the first token whose cumulative probability passes u"
+            ),
+            wrong=lambda logits, temperature, u: int(np.argmax(logits)),
+        ),
+        Mistake(
+            "raw_logits",
+            N_("you accumulated the raw logits: turn them into probabilities with softmax first"),
+            wrong=lambda logits, temperature, u: int(
+                min(np.searchsorted(np.cumsum(logits), u, side="right"), logits.size - 1)
+            ),
+        ),
+    ],
+    success=N_("correct: divide by the temperature, softmax, then walk the cumulative sum to u"),
+)
+
+
+def _attend(q: np.ndarray, K: np.ndarray, V: np.ndarray, scale: bool = True) -> np.ndarray:
+    """softmax(K·q/√d_k)·V: one query over every cached key."""
+    scores = (K @ q) / (np.sqrt(q.size) if scale else 1.0)  # (t,)
+    w = np.exp(scores - scores.max())
+    return (w / w.sum()) @ V
+
+
+def _cached(q, k, v, K, V) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Append k and v to the caches, then attend q over all of them."""
+    K_all, V_all = np.vstack([K, k]), np.vstack([V, v])
+    return _attend(q, K_all, V_all), K_all, V_all
+
+
+def _cache_inputs() -> list[tuple[np.ndarray, ...]]:
+    rng = np.random.default_rng(903)
+    inputs = []
+    for t, d_k, d_v in ((4, 3, 5), (6, 5, 2), (1, 4, 3)):  # t cached positions; t, d_k, d_v differ
+        q, k, v = rng.normal(size=d_k) * 2, rng.normal(size=d_k), rng.normal(size=d_v)
+        inputs.append((q, k, v, rng.normal(size=(t, d_k)), rng.normal(size=(t, d_v))))
+    return inputs
+
+
+CACHED_ATTENTION = Exercise(
+    name="check_cached_attention",
+    task=(
+        "``my_cached_attention(q, k, v, K_cache, V_cache) -> (out, K_cache, V_cache)``: append the new "
+        "token's key and value to the caches, then attend its query over every cached position"
+    ),
+    shapes=(
+        "q (d_k,), k (d_k,), v (d_v,), K_cache (t, d_k), V_cache (t, d_v) "
+        "-> out (d_v,), K_cache (t + 1, d_k), V_cache (t + 1, d_v)"
+    ),
+    reference=_cached,
+    inputs=_cache_inputs(),
+    shape="(out (d_v,), K_cache (t + 1, d_k), V_cache (t + 1, d_v))",
+    facts=lambda q, k, v, K, V: {
+        "t": len(K),
+        "d_k": q.size,
+        "d_v": v.size,
+        "t_next": len(K) + 1,
+        "label": N_("{t} cached positions, d_k={d_k}, d_v={d_v}"),
+    },
+    mistakes=[
+        Mistake(
+            "cached_only",
+            N_(
+                "you attended over the cached keys only: append the new key and value first, "
+                "the new token may (and must) attend to itself"
+            ),
+            wrong=lambda q, k, v, K, V: _attend(q, K, V),
+            part=0,
+        ),
+        Mistake(
+            "no_scale",
+            N_("you forgot to divide the scores by √d_k"),
+            wrong=lambda q, k, v, K, V: _attend(q, np.vstack([K, k]), np.vstack([V, v]), scale=False),
+            part=0,
+        ),
+        Mistake(
+            "new_value",
+            N_("you returned the new value: the query attends to every cached position and itself"),
+            wrong=lambda q, k, v, K, V: v,
+            part=0,
+        ),
+        Mistake(
+            "weights_all_one",
+            N_("your weights are all 1: the softmax must run over the keys, so the weights sum to 1"),
+            wrong=lambda q, k, v, K, V: np.vstack([V, v]).sum(axis=0),
+            part=0,
+        ),
+        Mistake(
+            "out_only",
+            N_("the output is right; now also return the grown caches: (out, K_cache, V_cache)"),
+            wrong=lambda q, k, v, K, V: OneOf(
+                out=_cached(q, k, v, K, V)[0], first=(_cached(q, k, v, K, V)[0],)
+            ),
+        ),
+        Mistake(
+            "caches",
+            N_(
+                "the output is right, but the caches you return should be the old ones with the new key and "
+                "value as their last row: shapes ({t_next}, {d_k}) and ({t_next}, {d_v})"
+            ),
+            wrong=lambda q, k, v, K, V: _cached(q, k, v, K, V)[0],
+            part=0,
+        ),
+    ],
+    success=N_(
+        "correct: append once, attend over everything cached; no mask is needed, all keys are in the past"
+    ),
+)
+
+
+EXERCISES = (NEXT_TOKEN_LOSS, SAMPLE_WITH_TEMPERATURE, CACHED_ATTENTION)
+check_next_token_loss, check_sample_with_temperature, check_cached_attention = checkers(
+    __name__, EXERCISES, taught="09 §Exercises"
+)
