@@ -137,7 +137,7 @@ def test_training_lowers_the_loss_on_a_repeating_text(rng):
         ([1] * 7, 1, 1.0, r"prompt has T=7 tokens, longer than the context T_max=6"),
         ([1], 1, 0.0, r"temperature must be > 0 .* got 0.0"),
         ([1], 1, -1.0, r"temperature must be > 0 .* got -1.0"),
-        ([11], 1, 1.0, r"id 11, outside the vocabulary 0..V-1 = 0..10"),
+        ([11], 1, 1.0, r"every entry of prompt must be between 0 and V-1=10; got 11"),
     ],
 )
 def test_bad_generation_input_names_the_value_and_the_limit(prompt, n_new, temperature, match):

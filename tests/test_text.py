@@ -54,7 +54,7 @@ def test_a_bad_vocabulary_is_refused(vocab, match):
 
 
 def test_decode_refuses_ids_outside_the_vocabulary():
-    with pytest.raises(ValueError, match=r"id 7 is outside the vocabulary: ids run from 0 to V-1=6"):
+    with pytest.raises(ValueError, match=r"every entry of ids must be between 0 and V-1=6; got 7"):
         CharTokenizer(VOCAB).decode([1, 7])
 
 
