@@ -321,6 +321,8 @@ def check_indices(
     Taught in: 09 §1
     """
     arr = np.asarray(values)
+    if arr.size == 0 and arr.dtype.kind == "f":  # [] is float64 to numpy; as indices it holds no number
+        arr = arr.astype(np.int64)
     if arr.dtype.kind not in "iu":
         raise TypeError(
             tr("{name} must be whole numbers ({what}) of shape {expected}; got dtype {dtype}").format(

@@ -6,7 +6,10 @@ test_validation.py.
 
 from __future__ import annotations
 
+import inspect
 import math
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -265,7 +268,7 @@ def test_gradient_descent_on_the_pair_loss_teaches_the_pairs(rng):
         ({"queries": [0], "keys": [-1]}, ValueError, r"every entry of keys must be between 0 and T-1=7; got -1"),
         ({"queries": [0], "keys": [1, 2]}, ValueError, r"queries and keys must pair up"),
         ({"queries": [0.5], "keys": [1]}, TypeError, r"queries must be whole numbers \(token indices\) of shape \(N,\)"),
-        ({"queries": np.array([], dtype=int), "keys": []}, ValueError, r"queries must hold at least one entry"),
+        ({"queries": [], "keys": []}, ValueError, r"queries must hold at least one entry"),
     ],
 )
 def test_attention_pair_loss_errors(kwargs, error, match):
@@ -397,3 +400,50 @@ def test_cosine_errors(A, B, match):
 def test_cosine_type_error_for_text():
     with pytest.raises(TypeError, match="A must be an array of real numbers"):
         cosine_similarity([["a", "b"]])
+
+
+# ---- the library points back to the lesson ---------------------------------------------------------
+def _sections():
+    """{(NN, k)} for every `## k. Title` heading of every notebook."""
+    import nbformat
+
+    found = set()
+    for path in (Path(attnlib.__file__).parents[1] / "notebooks").glob("[0-9][0-9]_*.ipynb"):
+        for cell in nbformat.read(path, as_version=4).cells:
+            if cell.cell_type == "markdown":
+                found |= {(path.name[:2], k) for k in re.findall(r"^## (\d+)\.", cell.source, re.M)}
+    return found
+
+
+def _public(module):
+    for name in module.__all__:
+        obj = getattr(module, name)
+        if inspect.isfunction(obj) or inspect.isclass(obj):
+            yield f"{module.__name__}.{name}", obj
+
+
+MODULES = [attnlib.core, attnlib.multihead, attnlib.validation, attnlib.gpt, attnlib.text]
+
+
+def test_every_public_function_says_where_it_is_taught_and_the_section_exists():
+    sections = _sections()
+    assert ("07", "6") in sections and len(sections) > 60  # the headings are found
+    names = [name for module in MODULES for name, _ in _public(module)]
+    assert len(names) > 50
+    for module in MODULES:
+        for name, obj in _public(module):
+            doc = inspect.getdoc(obj) or ""
+            last = doc.strip().splitlines()[-1]
+            match = re.fullmatch(r"Taught in: (\d\d) §(\d+)", last)
+            assert match, f"{name}: the docstring should end with 'Taught in: NN §k', not {last!r}"
+            assert match.groups() in sections, f"{name}: notebook {match[1]} has no section ## {match[2]}."
+
+
+def test_docstrings_are_numpy_style_with_a_shapes_block():
+    for module in MODULES:
+        for name, obj in _public(module):
+            doc = inspect.getdoc(obj) or ""
+            assert "Args:" not in doc and "Returns:" not in doc and "Raises:" not in doc, f"{name}: Google style"
+            assert "Shapes:" in doc, f"{name}: no Shapes: block"
+            if inspect.isfunction(obj) and inspect.signature(obj).parameters:
+                assert "Parameters\n----------" in doc, f"{name}: no Parameters section"

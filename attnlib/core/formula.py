@@ -33,7 +33,8 @@ __all__ = ["attention", "attention_weights", "init_projections", "project", "sco
 
 def _scores(Q: np.ndarray, K: np.ndarray, keep: np.ndarray | None, scale: bool) -> np.ndarray:
     """Q·Kᵀ/√d_k + M, with M = -inf where ``keep`` is False."""
-    s = Q @ np.swapaxes(K, -1, -2)  # (..., T_q, T_k)
+    with np.errstate(over="ignore", invalid="ignore"):  # an overflow is reported by name in _softmax_rows
+        s = Q @ np.swapaxes(K, -1, -2)  # (..., T_q, T_k)
     if scale:
         s /= math.sqrt(Q.shape[-1])  # in place: no second (T_q, T_k) array
     if keep is not None:
