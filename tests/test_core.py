@@ -447,3 +447,33 @@ def test_docstrings_are_numpy_style_with_a_shapes_block():
             assert "Shapes:" in doc, f"{name}: no Shapes: block"
             if inspect.isfunction(obj) and inspect.signature(obj).parameters:
                 assert "Parameters\n----------" in doc, f"{name}: no Parameters section"
+
+
+# ---- the convex hull and the score histograms -------------------------------------------------------
+def test_convex_hull_of_a_square_with_a_point_inside_by_hand():
+    """The corners of the unit square, counter-clockwise from the lowest-leftmost; (0.5, 0.5) is not one."""
+    points = [[0, 0], [1, 0], [1, 1], [0, 1], [0.5, 0.5], [1, 0.5]]
+    np.testing.assert_array_equal(attnlib.core.convex_hull_2d(points), [[0, 0], [1, 0], [1, 1], [0, 1]])
+    inside = attnlib.core.inside_convex_hull(points, [[0.5, 0.5], [1.0, 0.2], [1.1, 0.5]])
+    assert inside.tolist() == [True, True, False]  # inside, on an edge, outside
+
+
+@pytest.mark.parametrize(
+    ("call", "match"),
+    [
+        (lambda: attnlib.core.inside_convex_hull([[0, 0], [1, 1], [2, 2]], [[0, 0]]), r"must span an area"),
+        (lambda: attnlib.core.inside_convex_hull([[0, 0], [1, 0], [0, 1]], [0, 0]), r"query must have shape \(m, 2\)"),
+        (lambda: attnlib.padding_mask([1], 0), r"T \(padded length\) must be >= 1; got 0"),
+    ],
+)
+def test_geometry_and_mask_errors(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+def test_histogram_heights_put_the_normal_curve_at_one(rng):
+    """Scores ~ N(0, σ²) for σ = 8: the middle bins of the rescaled histogram are near the curve's peak, 1."""
+    edges = attnlib.core.score_bins(8.0, n_bins=45)
+    assert edges.shape == (46,) and edges[0] == -36.0 and edges[-1] == 36.0
+    heights = attnlib.core.histogram_heights(rng.normal(0.0, 8.0, 200_000), 8.0)
+    assert heights.shape == (45,) and abs(heights[22] - 1.0) < 0.05
