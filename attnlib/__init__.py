@@ -53,32 +53,43 @@ from .core import (
     softmax_saturation,
     train_attention_pairs,
 )
-from .heads import merge_heads, multi_head_attention, split_heads
 from .i18n import set_language
+from .multihead import merge_heads, multi_head_attention, split_heads
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "additive_mask",
+    # the formula, O = softmax(Q·Kᵀ/√d_k + M)·V
     "attention",
     "attention_weights",
-    "causal_mask",
-    "cosine_similarity",
-    "entropy",
-    "init_projections",
-    "padding_mask",
-    "project",
     "scores",
     "self_attention",
-    "set_language",
+    # queries, keys and values
+    "init_projections",
+    "project",
+    # several heads
+    "merge_heads",
+    "multi_head_attention",
+    "split_heads",
+    # softmax and its weights
+    "entropy",
     "softmax",
     "softmax_jacobian",
+    "softmax_saturation",
+    # masks
+    "additive_mask",
+    "causal_mask",
+    "padding_mask",
+    # comparing and normalising vectors
+    "cosine_similarity",
+    "layer_norm",
+    # why √d_k, and learning W_q and W_k
+    "attention_pair_loss",
+    "nested_dot_products",
+    "train_attention_pairs",
+    # the language attnlib writes in
+    "set_language",
 ]
-# Notebooks 04-07
-__all__ += ["attention_pair_loss", "nested_dot_products", "softmax_saturation", "train_attention_pairs"]
-__all__ += ["layer_norm"]  # notebooks 01 and 07
-# Notebook 08
-__all__ += ["merge_heads", "multi_head_attention", "split_heads"]
 
 _LAZY_SUBMODULES = {"data", "exercises", "gpt", "labs", "plot", "quiz", "quiz_bank", "text"}
 

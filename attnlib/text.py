@@ -2,7 +2,7 @@
 
 A character-level tokeniser: every distinct character of the training text is one token, and the id
 of a character is its rank in code-point order, so the same text always gives the same vocabulary.
-numpy only, like ``core``. Taught in: 09 §1.
+numpy only, like ``core``.
 """
 
 from __future__ import annotations
@@ -14,6 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from .i18n import N_, tr
+from .validation import check_indices
 
 __all__ = ["CharTokenizer", "POEM_END", "load_poems"]
 
@@ -28,35 +31,65 @@ def _shown(ch: str) -> str:
 class CharTokenizer:
     """One token per character: ``encode`` turns text into ids, ``decode`` turns ids into text.
 
-    Args:
-        vocab: the characters, each once; id ``i`` is ``vocab[i]``.
+    Parameters
+    ----------
+    vocab : sequence of str
+        The characters, each once; id ``i`` is ``vocab[i]``.
+
+    Raises
+    ------
+    TypeError
+        Text that is not a string, ids that are not whole numbers.
+    ValueError
+        An empty vocabulary, a character listed twice, an unknown character, an id outside 0..V-1.
 
     Shapes:
         encode: text (str of n characters) -> ids (n,) int64;  decode: ids (n,) -> str
 
-    Raises:
-        ValueError: an empty vocabulary, a character listed twice, an unknown character, an id
-            outside 0..V-1.
+    Taught in: 09 §1
     """
 
     def __init__(self, vocab: Sequence[str]) -> None:
         vocab = list(vocab)
         if not vocab:
-            raise ValueError("vocab must hold at least one character; got an empty list")
+            raise ValueError(tr("vocab must hold at least one character; got an empty list"))
         for ch in vocab:
             if not isinstance(ch, str) or len(ch) != 1:
-                raise ValueError(f"every entry of vocab must be a single character; got {ch!r}")
+                raise ValueError(tr("every entry of vocab must be a single character; got "
+                                    "{ch!r}").format(ch=ch))
         if len(set(vocab)) != len(vocab):
             twice = next(ch for ch in vocab if vocab.count(ch) > 1)
-            raise ValueError(f"vocab lists {_shown(twice)!r} more than once; each character gets one id")
+            raise ValueError(
+                tr("vocab lists {ch!r} more than once; each character gets one id").format(ch=_shown(twice))
+            )
         self.vocab = vocab
         self._ids = {ch: i for i, ch in enumerate(vocab)}
 
     @classmethod
     def from_text(cls, text: str) -> CharTokenizer:
-        """The vocabulary of a text: its distinct characters in code-point order."""
+        """The vocabulary of a text: its distinct characters in code-point order.
+
+        Parameters
+        ----------
+        text : str
+            Any non-empty text.
+
+        Returns
+        -------
+        CharTokenizer
+
+        Raises
+        ------
+        ValueError
+            An empty text, or not a string.
+
+        Shapes:
+            text (str) -> V = number of distinct characters
+
+        Taught in: 09 §1
+        """
         if not isinstance(text, str) or not text:
-            raise ValueError("text must be a non-empty string to build a vocabulary from")
+            raise ValueError(tr("text must be a non-empty string to build a vocabulary from"))
         return cls(sorted(set(text)))
 
     def __len__(self) -> int:
@@ -66,33 +99,88 @@ class CharTokenizer:
         return ch in self._ids
 
     def encode(self, text: str) -> np.ndarray:
-        """Token ids of ``text``, one per character; an unknown character raises ``ValueError``."""
+        """Token ids of `text`, one per character.
+
+        Parameters
+        ----------
+        text : str
+
+        Returns
+        -------
+        ids : ndarray of int64
+
+        Raises
+        ------
+        TypeError
+            Not a string.
+        ValueError
+            A character that is not in the vocabulary.
+
+        Shapes:
+            text (n characters) -> ids (n,)
+
+        Taught in: 09 §1
+        """
         if not isinstance(text, str):
-            raise TypeError(f"text must be a string; got {type(text).__name__}")
+            raise TypeError(tr("text must be a string; got {type}").format(type=type(text).__name__))
         for pos, ch in enumerate(text):
             if ch not in self._ids:
                 raise ValueError(
-                    f"character {_shown(ch)!r} at position {pos} of {text!r} is not in the vocabulary "
-                    f"of {len(self)} characters; use only characters of the training text"
+                    tr("character {ch!r} at position {pos} of {text!r} is not in the vocabulary "
+                       "of {V} characters; use only characters of the training text").format(
+                        ch=_shown(ch), pos=pos, text=text, V=len(self)
+                    )
                 )
         return np.array([self._ids[ch] for ch in text], dtype=np.int64)
 
     def decode(self, ids: Any) -> str:
-        """The text of a sequence of ids."""
-        arr = np.asarray(ids)
-        if arr.dtype.kind not in "iu" or arr.ndim != 1:
-            raise ValueError(
-                f"ids must be whole numbers of shape (n,); got dtype {arr.dtype}, shape {arr.shape}"
-            )
-        if arr.size and (arr.min() < 0 or arr.max() >= len(self)):
-            bad = int(arr[(arr < 0) | (arr >= len(self))][0])
-            raise ValueError(f"id {bad} is outside the vocabulary: ids run from 0 to V-1={len(self) - 1}")
+        """The text of a sequence of ids.
+
+        Parameters
+        ----------
+        ids : array_like of int
+            Each in 0..V-1.
+
+        Returns
+        -------
+        str
+
+        Raises
+        ------
+        TypeError
+            Ids that are not whole numbers.
+        ValueError
+            Ids not of shape (n,), or an id outside 0..V-1.
+
+        Shapes:
+            ids (n,) -> text (n characters)
+
+        Taught in: 09 §1
+        """
+        arr = check_indices(
+            ids, "ids", expected="(n,)", high=len(self) - 1, high_symbol="V-1", what=N_("token ids")
+        )
         return "".join(self.vocab[i] for i in arr.tolist())
 
 
 @dataclass(frozen=True)
 class Poems:
-    """The corpus of notebook 09, split by whole poems into training and held-out text."""
+    """The corpus of notebook 09, split by whole poems into training and held-out text.
+
+    Parameters
+    ----------
+    poems : list of dict
+        Every poem with its fields (``text``, and the columns of ``data/tang_poems.json``).
+    tokenizer : CharTokenizer
+        The vocabulary of the whole anthology.
+    train_text, heldout_text : str
+        The two parts, each poem followed by ``POEM_END``.
+
+    Shapes:
+        train_ids (N_train,), heldout_ids (N_heldout,) int64
+
+    Taught in: 09 §1
+    """
 
     poems: list[dict]
     tokenizer: CharTokenizer
@@ -115,18 +203,34 @@ def load_poems(heldout_every: int = 10, path: Any = None) -> Poems:
     each poem ends with ``POEM_END``. The vocabulary covers the whole anthology, so held-out text
     has no unknown characters (a character seen only there keeps its untrained embedding).
 
+    Parameters
+    ----------
+    heldout_every : int
+        Hold out every this-many-th poem; at least 2.
+    path : path-like, optional
+        Another corpus of the same format.
+
+    Returns
+    -------
+    Poems
+
+    Raises
+    ------
+    ValueError
+        `heldout_every` below 2, or not a whole number.
+
     Shapes:
         -> Poems with train_ids (N_train,), heldout_ids (N_heldout,) int64
 
-    Raises:
-        ValueError: ``heldout_every`` below 2.
+    Taught in: 09 §1
     """
     if (
         isinstance(heldout_every, bool)
         or not isinstance(heldout_every, (int, np.integer))
         or heldout_every < 2
     ):
-        raise ValueError(f"heldout_every must be a whole number >= 2; got {heldout_every!r}")
+        raise ValueError(tr("heldout_every must be a whole number >= 2; got "
+                            "{value!r}").format(value=heldout_every))
     corpus = json.loads(Path(path or _CORPUS).read_text(encoding="utf-8"))
     poems = [dict(zip(corpus["columns"], row, strict=True)) for row in corpus["poems"]]
     held = [(i + 1) % heldout_every == 0 for i in range(len(poems))]

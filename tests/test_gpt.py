@@ -137,7 +137,7 @@ def test_training_lowers_the_loss_on_a_repeating_text(rng):
         ([1] * 7, 1, 1.0, r"prompt has T=7 tokens, longer than the context T_max=6"),
         ([1], 1, 0.0, r"temperature must be > 0 .* got 0.0"),
         ([1], 1, -1.0, r"temperature must be > 0 .* got -1.0"),
-        ([11], 1, 1.0, r"id 11, outside the vocabulary 0..V-1 = 0..10"),
+        ([11], 1, 1.0, r"every entry of prompt must be between 0 and V-1=10; got 11"),
     ],
 )
 def test_bad_generation_input_names_the_value_and_the_limit(prompt, n_new, temperature, match):
@@ -244,3 +244,48 @@ def test_the_gpt_and_its_tokeniser_load_on_first_use_without_plotting():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+# ---- every other refusal names the argument and the limit -----------------------------------------
+def _without(name):
+    params = random_params(CFG)
+    del params[name]
+    return params
+
+
+def _reshaped(name):
+    params = random_params(CFG)
+    params[name] = params[name][:-1]
+    return params
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "match"),
+    [
+        (lambda: dataclasses.replace(CFG, causal=1), TypeError, r"causal must be True or False; got 1"),
+        (lambda: dataclasses.replace(CFG, d_ff=0), ValueError, r"d_ff must be >= 1; got 0"),
+        (lambda: gpt.forward(random_params(CFG), "CFG", [1]), TypeError, r"config must be a GPTConfig; got str"),
+        (lambda: gpt.forward([1], CFG, [1]), TypeError, r"params must be a dict of arrays"),
+        (lambda: gpt.forward(_without("l1.W_k"), CFG, [1]), ValueError, r"params has no 'l1.W_k'; expected shape \(8, 8\)"),
+        (lambda: gpt.forward(_reshaped("b_out"), CFG, [1]), ValueError, r"params\['b_out'\] must have shape \(11,\) for this config; got \(10,\)"),
+        (lambda: gpt.forward(random_params(CFG), CFG, [0.5]), TypeError, r"ids must be whole numbers \(token ids\) of shape \(\.\.\., T\)"),
+        (lambda: gpt.forward(random_params(CFG), CFG, np.zeros((2, 0), dtype=int)), ValueError, r"ids must hold at least one entry"),
+        (lambda: gpt.params_from_arrays({"tok_emb": np.zeros((11, 8))}, CFG), ValueError, r"the arrays lack the parameters \['b_out', 'l0.W_1'"),
+        (lambda: gpt.init_params(CFG, rng=0), TypeError, r"rng must be a numpy Generator"),
+        (lambda: gpt.init_params("CFG", rng=np.random.default_rng(0)), TypeError, r"config must be a GPTConfig"),
+        (lambda: gpt.cross_entropy(np.zeros((2, 4)), [1, 2, 3]), ValueError, r"targets must have shape \(2,\) \(one per row of logits\); got \(3,\)"),
+        (lambda: gpt.loss_and_grads(random_params(CFG), CFG, [1, 2], [1]), ValueError, r"targets must have the shape of ids, \(2,\); got \(1,\)"),
+        (lambda: gpt.loss_and_grads(random_params(CFG), CFG, [1, 2], [1, 11]), ValueError, r"every entry of targets must be between 0 and V-1=10; got 11"),
+        (lambda: gpt.numerical_gradient(random_params(CFG), CFG, [1], [2], "W_x", (0,)), ValueError, r"params has no 'W_x'; its parameters are \["),
+        (lambda: gpt.sequence_loss(random_params(CFG), CFG, np.arange(6) % 11), ValueError, r"ids has 6 tokens; at least T_max\+1 = 7 are needed"),
+        (lambda: gpt.sequence_loss(random_params(CFG), CFG, np.full(20, 11)), ValueError, r"every entry of ids must be between 0 and V-1=10; got 11"),
+        (lambda: gpt.prefix_loss(random_params(CFG), CFG, np.zeros((2, 7), dtype=int)), ValueError, r"ids must have shape \(N,\); got shape \(2, 7\)"),
+        (lambda: gpt.train(random_params(CFG), CFG, [1, 2], steps=1, rng=np.random.default_rng(0)), ValueError, r"ids must be a sequence \(N,\) of at least T_max\+1 = 7 tokens; got shape \(2,\)"),
+        (lambda: gpt.generate(random_params(CFG), CFG, [1], 1, temperature="hot", rng=np.random.default_rng(0)), TypeError, r"temperature must be a number > 0; got 'hot'"),
+        (lambda: gpt.generate(random_params(CFG), CFG, [1], 0, rng=np.random.default_rng(0)), ValueError, r"n_new must be >= 1; got 0"),
+        (lambda: gpt.generate(random_params(CFG), CFG, [[1]], 1, rng=np.random.default_rng(0)), ValueError, r"the prompt must hold at least one token, shape \(n,\)"),
+    ],
+)
+def test_bad_model_input_names_the_argument(call, error, match):
+    with pytest.raises(error, match=match):
+        call()

@@ -54,7 +54,7 @@ def test_a_bad_vocabulary_is_refused(vocab, match):
 
 
 def test_decode_refuses_ids_outside_the_vocabulary():
-    with pytest.raises(ValueError, match=r"id 7 is outside the vocabulary: ids run from 0 to V-1=6"):
+    with pytest.raises(ValueError, match=r"every entry of ids must be between 0 and V-1=6; got 7"):
         CharTokenizer(VOCAB).decode([1, 7])
 
 
@@ -98,3 +98,18 @@ def test_the_corpus_file_is_small_documented_and_drawable_with_the_bundled_font(
 def test_load_poems_refuses_a_split_that_holds_everything_out():
     with pytest.raises(ValueError, match="heldout_every must be a whole number >= 2; got 1"):
         load_poems(heldout_every=1)
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "match"),
+    [
+        (lambda: CharTokenizer.from_text(""), ValueError, r"text must be a non-empty string to build a vocabulary from"),
+        (lambda: CharTokenizer(VOCAB).encode(3), TypeError, r"text must be a string; got int"),
+        (lambda: CharTokenizer(VOCAB).decode([0.5]), TypeError, r"ids must be whole numbers \(token ids\) of shape \(n,\)"),
+        (lambda: CharTokenizer(VOCAB).decode([[0]]), ValueError, r"ids must have shape \(n,\); got shape \(1, 1\)"),
+        (lambda: load_poems(heldout_every=2.5), ValueError, r"heldout_every must be a whole number >= 2; got 2.5"),
+    ],
+)
+def test_more_bad_input_is_refused_by_name(call, error, match):
+    with pytest.raises(error, match=match):
+        call()

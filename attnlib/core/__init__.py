@@ -1,0 +1,62 @@
+"""The numpy core of attnlib: ``O = softmax(Q·Kᵀ/√d_k + M)·V``, one module per idea.
+
+numpy only: this package must import on a machine without matplotlib or ipywidgets.
+Names follow the formula; shapes are written in its symbols, with ``...`` for leading batch axes.
+
+===============  ==========================================================================
+module           idea
+===============  ==========================================================================
+formula          the formula: scores, weights, attention; the projections Q, K, V
+distributions    softmax and its rows of weights: entropy, Jacobian, saturation
+masks            which keys a query may see: causal, padding, the additive M
+vectors          comparing and normalising token vectors: cosine similarity, layer norm
+scaling          why √d_k: scores as growing sums, histograms on one scale
+training         learning W_q and W_k on a tiny task: loss, gradients, descent
+geometry         the convex hull the outputs stay inside
+===============  ==========================================================================
+
+Every public name is also ``attnlib.core.<name>``; validation lives in ``attnlib.validation``.
+"""
+
+from __future__ import annotations
+
+from .distributions import entropy, softmax, softmax_jacobian, softmax_saturation
+from .formula import attention, attention_weights, init_projections, project, scores, self_attention
+from .geometry import convex_hull_2d, inside_convex_hull
+from .masks import additive_mask, causal_mask, padding_mask
+from .scaling import histogram_heights, nested_dot_products, score_bins
+from .training import attention_pair_loss, train_attention_pairs
+from .vectors import cosine_similarity, layer_norm
+
+__all__ = [
+    # the formula
+    "attention",
+    "attention_weights",
+    "scores",
+    "self_attention",
+    # queries, keys and values
+    "init_projections",
+    "project",
+    # softmax and its weights
+    "entropy",
+    "softmax",
+    "softmax_jacobian",
+    "softmax_saturation",
+    # masks
+    "additive_mask",
+    "causal_mask",
+    "padding_mask",
+    # vectors
+    "cosine_similarity",
+    "layer_norm",
+    # why √d_k
+    "histogram_heights",
+    "nested_dot_products",
+    "score_bins",
+    # learning W_q and W_k
+    "attention_pair_loss",
+    "train_attention_pairs",
+    # the convex hull
+    "convex_hull_2d",
+    "inside_convex_hull",
+]

@@ -1,0 +1,109 @@
+"""Masks: which keys each query may see. Boolean (True = may attend) or the additive M of the formula.
+
+Taught in: 06 (padding §2, causal §4, both at once §6).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..i18n import N_, tr
+from ..validation import check_indices, check_positive_int
+
+__all__ = ["additive_mask", "causal_mask", "padding_mask"]
+
+
+def causal_mask(T: Any) -> np.ndarray:
+    """Boolean mask for a decoder (GPT): query i may attend to keys 0..i (itself and the past).
+
+    True on and below the diagonal; :func:`additive_mask` turns it into M with ``-inf`` above it.
+
+    Parameters
+    ----------
+    T : int
+        The sequence length.
+
+    Returns
+    -------
+    keep : ndarray of bool
+
+    Raises
+    ------
+    TypeError
+        T not a whole number.
+    ValueError
+        T below 1.
+
+    Shapes:
+        T -> (T, T)
+
+    Taught in: 06 §4
+    """
+    T = check_positive_int(T, "T", symbol=N_("sequence length"))
+    return np.tri(T, dtype=bool)
+
+
+def padding_mask(lengths: Any, T: Any) -> np.ndarray:
+    """Boolean key-padding mask for a batch: key j of sentence b is real iff ``j < lengths[b]``.
+
+    The middle axis of size 1 broadcasts over the queries, so every query ignores the padding keys.
+
+    Parameters
+    ----------
+    lengths : array_like of int
+        The number of real tokens of each sentence, 1..T (a sentence of length 0 would leave its
+        queries nothing to attend to).
+    T : int
+        The padded length.
+
+    Returns
+    -------
+    keep : ndarray of bool
+
+    Raises
+    ------
+    TypeError
+        Lengths or T that are not whole numbers.
+    ValueError
+        Lengths not of shape (B,), or a length outside 1..T.
+
+    Shapes:
+        lengths (B,), T -> (B, 1, T)
+
+    Taught in: 06 §2
+    """
+    T = check_positive_int(T, "T", symbol=N_("padded length"))
+    lengths = check_indices(lengths, "lengths", expected="(B,)", low=1, high=T, high_symbol="T",
+                            what=N_("one length per sentence"))
+    return (np.arange(T) < lengths[:, None])[:, None, :]
+
+
+def additive_mask(mask: Any) -> np.ndarray:
+    """The additive matrix M of the formula: 0 where attention is allowed, ``-inf`` where blocked.
+
+    Parameters
+    ----------
+    mask : array_like of bool
+        True where a query may attend to a key.
+
+    Returns
+    -------
+    M : ndarray of float64
+
+    Raises
+    ------
+    TypeError
+        A mask that is not boolean.
+
+    Shapes:
+        mask (...) bool -> M (...) float64
+
+    Taught in: 06 §4
+    """
+    arr = np.asarray(mask)
+    if arr.dtype.kind != "b":
+        raise TypeError(tr("mask must be boolean (True = may attend); got dtype "
+                           "{dtype}").format(dtype=arr.dtype))
+    return np.where(arr, 0.0, -np.inf)

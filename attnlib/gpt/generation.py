@@ -1,0 +1,257 @@
+"""Generating text with the tiny GPT: sampling with a temperature, a key/value cache, the lab's data."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..core import attention, project, softmax
+from ..i18n import tr
+from ..multihead import merge_heads, split_heads
+from ..validation import check_generator, check_positive_int
+from .model import LAYER_PARAMS, GPTConfig, check_ids, check_params, run_layers
+
+__all__ = ["generate", "generation_lab_data"]
+
+
+def _check_temperature(temperature: Any) -> float:
+    if isinstance(temperature, bool) or not isinstance(temperature, (int, float, np.integer, np.floating)):
+        raise TypeError(tr("temperature must be a number > 0; got "
+                           "{temperature!r}").format(temperature=temperature))
+    if not np.isfinite(temperature) or temperature <= 0:
+        raise ValueError(
+            tr("temperature must be > 0 (it divides the logits; small is greedy, 1 is the model's own "
+               "probabilities); got {temperature}").format(temperature=temperature)
+        )
+    return float(temperature)
+
+
+def _check_prompt(prompt: Any, config: GPTConfig, n_new: Any) -> tuple[np.ndarray, int]:
+    n_new = check_positive_int(n_new, "n_new")
+    arr = np.asarray(prompt)
+    if arr.ndim != 1 or arr.size == 0:
+        raise ValueError(
+            tr("the prompt must hold at least one token, shape (n,) with n >= 1; got shape {shape}").format(
+                shape=arr.shape
+            )
+        )
+    arr = check_ids(arr, config, "prompt")
+    if arr.size + n_new > config.context:
+        raise ValueError(
+            tr("a prompt of {n} tokens plus n_new={n_new} new ones makes {total}, more than "
+               "the context T_max={T_max} the model was trained on").format(
+                n=arr.size, n_new=n_new, total=arr.size + n_new, T_max=config.context
+            )
+        )
+    return arr, n_new
+
+
+def _step_cached(
+    params: dict, config: GPTConfig, token: int, pos: int, cache: list
+) -> tuple[np.ndarray, list]:
+    """Logits after one more token, reusing the keys and values of the earlier positions."""
+    x = params["tok_emb"][token] + params["pos_emb"][pos]  # (d_model,)
+    x = x[None, :]  # (1, d_model): one new query
+    all_weights = []
+    for i in range(config.n_layers):
+        p = {k: params[f"l{i}.{k}"] for k in LAYER_PARAMS}
+        q, k, v = project(x, p["W_q"], p["W_k"], p["W_v"])  # (1, d_model) each
+        cache[i]["K"][pos], cache[i]["V"][pos] = k[0], v[0]  # stored once, never recomputed
+        K, V = cache[i]["K"][: pos + 1], cache[i]["V"][: pos + 1]  # (pos+1, d_model)
+        # The new query may see every cached key: they are all in its past, so no mask is needed.
+        out_h, weights = attention(
+            split_heads(q, config.n_heads), split_heads(K, config.n_heads), split_heads(V, config.n_heads)
+        )  # (H, 1, d_k), (H, 1, pos+1)
+        x1 = x + merge_heads(out_h) @ p["W_o"]
+        x = x1 + np.maximum(x1 @ p["W_1"] + p["b_1"], 0.0) @ p["W_2"] + p["b_2"]
+        all_weights.append(weights[:, 0])
+    return (x @ params["tok_emb"].T + params["b_out"])[0], all_weights
+
+
+def _generate(params, config, prompt, n_new, temperature, rng, use_cache):
+    """Yield (logits, weights per layer (H, t), probabilities, token) for each new token."""
+    ids = list(prompt)
+    # One (T_max, d_model) array of keys and one of values per layer, filled one row per token.
+    cache = [
+        {"K": np.empty((config.context, config.d_model)), "V": np.empty((config.context, config.d_model))}
+        for _ in range(config.n_layers)
+    ]
+    if use_cache:
+        for pos, token in enumerate(ids[:-1]):
+            _step_cached(params, config, token, pos, cache)
+    for _ in range(n_new):
+        if use_cache:
+            logits, weights = _step_cached(params, config, ids[-1], len(ids) - 1, cache)
+        else:
+            all_logits, caches = run_layers(params, config, np.array(ids), last_only=True)
+            logits = all_logits[-1]
+            weights = [c["weights"][:, -1] for c in caches[:-1]]
+        probs = softmax(logits / temperature)
+        # Inverse-CDF sampling with one uniform number per token: the cached and the recomputed
+        # runs draw the same numbers, so they pick the same tokens when their logits agree.
+        token = min(int(np.searchsorted(np.cumsum(probs), rng.random(), side="right")), config.vocab_size - 1)
+        yield logits, weights, probs, token
+        ids.append(token)
+
+
+def generate(
+    params: dict,
+    config: GPTConfig,
+    prompt: Any,
+    n_new: int,
+    *,
+    temperature: float = 1.0,
+    rng: np.random.Generator,
+    use_cache: bool = True,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Continue `prompt` by `n_new` tokens, each sampled from ``softmax(logits / temperature)``.
+
+    With `use_cache` each step runs the new token only, reusing the keys and values of the earlier
+    positions (a KV cache); without it each step reruns the whole sequence. The causal mask is what
+    makes the cache exact: an earlier position never sees later tokens, so its keys and values never
+    change. Both give the same tokens and logits to float precision.
+
+    Parameters
+    ----------
+    params : dict of ndarray
+    config : GPTConfig
+    prompt : array_like of int
+        The token ids to continue.
+    n_new : int
+        How many tokens to add.
+    temperature : float
+        Divides the logits: small is greedy, 1 is the model's own probabilities.
+    rng : numpy.random.Generator
+        Draws one uniform number per new token.
+    use_cache : bool
+        Reuse the keys and values of earlier positions.
+
+    Returns
+    -------
+    ids : ndarray of int64
+        The prompt followed by the new tokens.
+    logits : ndarray
+        The logits each new token was sampled from.
+
+    Raises
+    ------
+    TypeError, ValueError
+        An empty prompt, a prompt plus n_new longer than T_max, an unknown id, a temperature <= 0, a
+        model without the causal mask with `use_cache` (its earlier positions would need the future).
+
+    Shapes:
+        prompt (n,) -> ids (n + n_new,), logits (n_new, V)
+
+    Taught in: 09 §7
+    """
+    check_params(params, config)
+    prompt, n_new = _check_prompt(prompt, config, n_new)
+    temperature = _check_temperature(temperature)
+    rng = check_generator(rng)
+    if use_cache and not config.causal:
+        raise ValueError(
+            tr("use_cache=True needs a causal model (config.causal=True): without the mask the keys "
+               "and values "
+               "of earlier positions depend on later tokens, so a cache would go stale")
+        )
+    steps = list(_generate(params, config, prompt.tolist(), n_new, temperature, rng, use_cache))
+    ids = np.concatenate([prompt, [s[3] for s in steps]]).astype(np.int64)
+    return ids, np.stack([s[0] for s in steps])
+
+
+def generation_lab_data(
+    params: dict,
+    config: GPTConfig,
+    tokenizer: Any,
+    prompts: Any,
+    *,
+    n_new: int = 10,
+    temperature: float = 0.8,
+    seed: int = 0,
+    top_k: int = 5,
+) -> list[dict]:
+    """Everything the generation lab shows for a list of prompts, as plain JSON-able values.
+
+    The generated tokens and, at every step, each head's attention over the context and the most
+    likely candidates. Each prompt is generated with its own ``np.random.default_rng(seed)`` and a KV
+    cache. At step s the query is the last token so far (position ``n_prompt + s − 1``); its weights
+    cover the keys ``0 .. n_prompt + s − 1`` and are 0 beyond (keys that do not exist yet).
+
+    Parameters
+    ----------
+    params : dict of ndarray
+    config : GPTConfig
+    tokenizer : CharTokenizer
+        Anything with ``encode`` and ``vocab``.
+    prompts : list of str
+        Each of at least one character of the vocabulary.
+    n_new, temperature
+        As for :func:`generate`.
+    seed : int
+        The seed of every prompt's generator.
+    top_k : int
+        How many candidates to list at each step.
+
+    Returns
+    -------
+    list of dict
+        One record per prompt (see Shapes).
+
+    Raises
+    ------
+    TypeError, ValueError
+        An empty list of prompts, an empty prompt, an unknown character, a prompt plus n_new longer
+        than T_max, a temperature <= 0, top_k outside 1..V.
+
+    Shapes:
+        for each prompt, a dict with
+        ``prompt`` str, ``tokens`` [n_prompt + n_new] str, ``n_prompt`` int, ``generated`` str,
+        ``weights`` [n_new][n_layers][n_heads][n_prompt + n_new − 1] float,
+        ``top_tokens`` [n_new][top_k] str, ``top_probs`` [n_new][top_k] float,
+        ``chosen_probs`` [n_new] float, ``temperature`` float, ``seed`` int
+
+    Taught in: 09 §10
+    """
+    check_params(params, config)
+    if isinstance(prompts, str) or not hasattr(prompts, "__len__") or len(prompts) == 0:
+        raise ValueError(tr("prompts must be a non-empty list of strings; got "
+                            "{prompts!r}").format(prompts=prompts))
+    temperature = _check_temperature(temperature)
+    top_k = check_positive_int(top_k, "top_k")
+    if top_k > config.vocab_size:
+        raise ValueError(
+            tr("top_k={top_k} is more than the V={V} tokens of the "
+               "vocabulary").format(top_k=top_k, V=config.vocab_size)
+        )
+    result = []
+    for prompt in prompts:
+        if not isinstance(prompt, str) or not prompt:
+            raise ValueError(tr("every prompt must be a non-empty string; got "
+                                "{prompt!r}").format(prompt=prompt))
+        ids, n_new = _check_prompt(tokenizer.encode(prompt), config, n_new)
+        rng = np.random.default_rng(seed)
+        steps = list(_generate(params, config, ids.tolist(), n_new, temperature, rng, use_cache=True))
+        width = ids.size + n_new - 1
+        weights = np.zeros((n_new, config.n_layers, config.n_heads, width))
+        for s, (_, w, _, _) in enumerate(steps):
+            weights[s, :, :, : ids.size + s] = np.stack(w)
+        probs = np.stack([s[2] for s in steps])  # (n_new, V)
+        top = np.argsort(-probs, axis=-1, kind="stable")[:, :top_k]
+        chosen = [s[3] for s in steps]
+        tokens = [tokenizer.vocab[i] for i in [*ids.tolist(), *chosen]]
+        result.append(
+            {
+                "prompt": prompt,
+                "tokens": tokens,
+                "n_prompt": int(ids.size),
+                "generated": "".join(tokens[ids.size :]),
+                "weights": weights.tolist(),  # full precision: the lab's check compares to 1e-12
+                "top_tokens": [[tokenizer.vocab[i] for i in row] for row in top.tolist()],
+                "top_probs": np.take_along_axis(probs, top, -1).tolist(),
+                "chosen_probs": probs[np.arange(n_new), chosen].tolist(),
+                "temperature": temperature,
+                "seed": int(seed),
+            }
+        )
+    return result

@@ -1,0 +1,286 @@
+"""Training the tiny GPT and measuring it: the gradient check, windows of text, Adam, two losses."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..i18n import N_, tr
+from ..validation import check_generator, check_indices, check_positive_int
+from .model import GPTConfig, check_ids, check_params, cross_entropy, loss_and_grads, run_layers
+
+__all__ = ["adam_init", "adam_update", "numerical_gradient", "prefix_loss", "sequence_loss", "train"]
+
+
+def numerical_gradient(
+    params: dict, config: GPTConfig, ids: Any, targets: Any, name: str, index: tuple, eps: float = 1e-6
+) -> float:
+    """Central finite difference ``(L(θ+ε) − L(θ−ε)) / 2ε`` of the loss in one entry of one parameter.
+
+    Parameters
+    ----------
+    params, config, ids, targets
+        As for :func:`loss_and_grads`.
+    name : str
+        The parameter, e.g. ``"l0.W_q"``.
+    index : tuple of int
+        The entry of that parameter.
+    eps : float
+        The step ε.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        An unknown parameter name; otherwise as for :func:`loss_and_grads`.
+
+    Shapes:
+        ids (..., T), targets (..., T) -> ()
+
+    Taught in: 09 §3
+    """
+    if name not in params:
+        raise ValueError(tr("params has no {name!r}; its parameters are "
+                            "{names}").format(name=name, names=sorted(params)))
+    check_params(params, config)
+    ids, targets = check_ids(ids, config), check_ids(targets, config, "targets")
+    losses = []
+    for sign in (1.0, -1.0):
+        shifted = dict(params)
+        shifted[name] = params[name].copy()
+        shifted[name][index] += sign * eps
+        losses.append(cross_entropy(run_layers(shifted, config, ids)[0], targets)[0])
+    return (losses[0] - losses[1]) / (2 * eps)
+
+
+def _windows(ids: Any, config: GPTConfig) -> np.ndarray:
+    """Back-to-back windows of T_max + 1 tokens cut from one long sequence."""
+    ids = check_indices(ids, "ids", expected="(N,)", high=config.vocab_size - 1, high_symbol="V-1",
+                        what=N_("token ids"))
+    n = (ids.size - 1) // config.context
+    if n < 1:
+        raise ValueError(
+            tr("ids has {n} tokens; at least T_max+1 = {need} are "
+               "needed").format(n=ids.size, need=config.context + 1)
+        )
+    starts = np.arange(n) * config.context
+    return ids[starts[:, None] + np.arange(config.context + 1)]  # (n, T_max + 1)
+
+
+def sequence_loss(params: dict, config: GPTConfig, ids: Any, *, batch: int = 32) -> float:
+    """Mean next-token loss over windows of ``T_max + 1`` tokens cut from one long sequence.
+
+    Every position of a window is predicted from the tokens the model sees in that window: with the
+    causal mask, only the ones before it. Windows run `batch` at a time to bound the memory.
+
+    Parameters
+    ----------
+    params : dict of ndarray
+    config : GPTConfig
+    ids : array_like of int
+        A long text, at least T_max + 1 tokens.
+    batch : int
+        Windows per forward pass.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    TypeError, ValueError
+        Ids not of shape (N,), fewer than T_max + 1 tokens, an id outside 0..V-1, wrong parameters.
+
+    Shapes:
+        ids (N,) -> ()
+
+    Taught in: 09 §4
+    """
+    check_params(params, config)
+    windows = _windows(ids, config)
+    total = 0.0
+    for start in range(0, len(windows), batch):
+        chunk = windows[start : start + batch]
+        logits, _ = run_layers(params, config, chunk[:, :-1])
+        total += cross_entropy(logits, chunk[:, 1:])[0] * len(chunk)
+    return total / len(windows)
+
+
+def prefix_loss(params: dict, config: GPTConfig, ids: Any) -> float:
+    """The loss when generating: each token predicted from its past alone, one prefix at a time.
+
+    For every window and every t, the model reads the first t+1 tokens only and predicts token t+1,
+    exactly as in generation, where the future does not exist yet. A causal model gives the same
+    number as :func:`sequence_loss`; a model that peeked during training does not.
+
+    Parameters
+    ----------
+    params, config, ids
+        As for :func:`sequence_loss`.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    TypeError, ValueError
+        As for :func:`sequence_loss`.
+
+    Shapes:
+        ids (N,) -> ()
+
+    Taught in: 09 §6
+    """
+    check_params(params, config)
+    windows = _windows(ids, config)
+    total = 0.0
+    for t in range(windows.shape[1] - 1):
+        logits, _ = run_layers(params, config, windows[:, : t + 1], last_only=True)
+        total += cross_entropy(logits[:, -1], windows[:, t + 1])[0]
+    return total / (windows.shape[1] - 1)
+
+
+def adam_init(params: dict) -> dict:
+    """Adam's state: zero first and second moments for every parameter, and the step count.
+
+    Parameters
+    ----------
+    params : dict of ndarray
+
+    Returns
+    -------
+    dict
+        ``{"step": 0, "m": {name: zeros}, "v": {name: zeros}}``.
+
+    Shapes:
+        params {name: shape} -> m, v {name: shape}
+
+    Taught in: 09 §4
+    """
+    return {
+        "step": 0,
+        "m": {k: np.zeros_like(v) for k, v in params.items()},
+        "v": {k: np.zeros_like(v) for k, v in params.items()},
+    }
+
+
+def adam_update(
+    params: dict,
+    grads: dict,
+    state: dict,
+    lr: float,
+    betas: tuple[float, float] = (0.9, 0.99),
+    eps: float = 1e-8,
+) -> dict:
+    """One Adam step (bias-corrected); returns new parameters and updates `state` in place.
+
+    Parameters
+    ----------
+    params, grads : dict of ndarray
+        The parameters and their gradients.
+    state : dict
+        From :func:`adam_init`.
+    lr : float
+        The learning rate.
+    betas : tuple of float
+        Decay of the first and second moments.
+    eps : float
+        Keeps the division finite.
+
+    Returns
+    -------
+    dict of ndarray
+        The new parameters.
+
+    Shapes:
+        params, grads {name: shape} -> {name: shape}
+
+    Taught in: 09 §4
+    """
+    state["step"] += 1
+    b1, b2 = betas
+    t = state["step"]
+    new = {}
+    for k, g in grads.items():
+        state["m"][k] = b1 * state["m"][k] + (1 - b1) * g
+        state["v"][k] = b2 * state["v"][k] + (1 - b2) * g * g
+        m_hat = state["m"][k] / (1 - b1**t)
+        v_hat = state["v"][k] / (1 - b2**t)
+        new[k] = params[k] - lr * m_hat / (np.sqrt(v_hat) + eps)
+    return new
+
+
+def train(
+    params: dict,
+    config: GPTConfig,
+    ids: Any,
+    *,
+    steps: int,
+    batch_size: int = 16,
+    lr: float = 3e-3,
+    rng: np.random.Generator,
+    clip: float = 1.0,
+) -> tuple[dict, np.ndarray]:
+    """Train on random windows of ``T_max + 1`` tokens from `ids` with Adam; return params and losses.
+
+    The gradient is clipped to a global norm of `clip` and the learning rate decays linearly to a
+    tenth of `lr`, which keeps short runs stable.
+
+    Parameters
+    ----------
+    params : dict of ndarray
+        The starting parameters (not changed).
+    config : GPTConfig
+    ids : array_like of int
+        The training text, at least T_max + 1 tokens.
+    steps, batch_size : int
+        Steps of Adam, windows per step.
+    lr : float
+        The starting learning rate.
+    rng : numpy.random.Generator
+        Draws the windows.
+    clip : float
+        The largest global norm of the gradient.
+
+    Returns
+    -------
+    params : dict of ndarray
+    losses : ndarray
+
+    Raises
+    ------
+    TypeError, ValueError
+        Steps or batch size below 1, an rng that is not a Generator, ids too short or not (N,).
+
+    Shapes:
+        ids (N,) -> params, losses (steps,)
+
+    Taught in: 09 §4
+    """
+    steps = check_positive_int(steps, "steps")
+    batch_size = check_positive_int(batch_size, "batch_size")
+    rng = check_generator(rng)
+    ids = np.asarray(ids)
+    T = config.context
+    if ids.ndim != 1 or ids.size < T + 1:
+        raise ValueError(
+            tr("ids must be a sequence (N,) of at least T_max+1 = {need} tokens; got shape {shape}").format(
+                need=T + 1, shape=ids.shape
+            )
+        )
+    state = adam_init(params)
+    losses = np.empty(steps)
+    for step in range(steps):
+        starts = rng.integers(0, ids.size - T, size=batch_size)
+        batch = ids[starts[:, None] + np.arange(T + 1)]  # (B, T_max + 1)
+        losses[step], grads = loss_and_grads(params, config, batch[:, :-1], batch[:, 1:])
+        norm = np.sqrt(sum(float(np.sum(g * g)) for g in grads.values()))
+        if norm > clip:
+            grads = {k: g * (clip / norm) for k, g in grads.items()}
+        params = adam_update(params, grads, state, lr * (1 - 0.9 * step / steps))
+    return params, losses
