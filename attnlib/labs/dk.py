@@ -13,7 +13,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from .. import plot
-from ..checks import check_generator, check_positive_int
+from ..validation import check_generator, check_positive_int
 from ..core import nested_dot_products, softmax, softmax_saturation
 from .base import Control, Lab, colour_table, fill
 

@@ -12,7 +12,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from .. import plot
-from ..checks import as_float_array, check_finite
+from ..validation import as_float_array, check_finite
 from ..core import causal_mask, padding_mask, softmax
 from .base import Control, Lab, colour_table, number, slider
 

@@ -12,7 +12,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from .. import plot
-from ..checks import as_float_array
+from ..validation import as_float_array
 from ..core import entropy, softmax
 from .base import Control, Lab, axis_spec, colour_table, number, slider
 
