@@ -50,9 +50,10 @@ translations: $(VENV)/.installed-test
 unit: $(VENV)/.installed-test
 	$(BIN)/python -m pytest tests
 
-# All three editions (notebooks/, notebooks/zh-Hans/, notebooks/zh-Hant/), one notebook per worker.
+# All three editions (notebooks/, notebooks/zh-Hans/, notebooks/zh-Hant/), one notebook per worker, and one
+# BLAS thread per kernel: two kernels with threaded OpenBLAS on two cores spend most of 09 waiting on each other.
 notebooks: $(VENV)/.installed-test
-	$(BIN)/python -m pytest $(NBVAL) -n 2 --dist loadfile notebooks
+	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 $(BIN)/python -m pytest $(NBVAL) -n 2 --dist loadfile notebooks
 
 test: lint translations unit notebooks
 

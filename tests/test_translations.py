@@ -399,6 +399,16 @@ def test_navigation_words_of_zh_hant_are_the_conversion_of_zh_hans():
     assert {k: translate.to_traditional(v) for k, v in hans.items()} == hant
 
 
+def test_site_and_slides_words_of_zh_hant_are_the_conversion_of_zh_hans():
+    import build_site
+    import build_slides
+
+    hans, hant = build_site.WORDS["zh-Hans"], build_site.WORDS["zh-Hant"]
+    assert {k: translate.to_traditional(v) for k, v in hans.items()} == hant
+    hans, hant = build_slides.INDEX_WORDS["zh-Hans"], build_slides.INDEX_WORDS["zh-Hant"]
+    assert tuple(translate.to_traditional(v) for v in hans) == hant
+
+
 # --- the font ------------------------------------------------------------------------------------
 
 

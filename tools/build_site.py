@@ -403,10 +403,10 @@ def build_edition(paths, out, exporter, language, available, log=print, prune=Fa
         resources = {
             "metadata": {"name": page.path.stem, "path": str(page.path.parent)},
             "offline": urls,
-            "language_code": language,
             "site": {"bar": bar(pages, i, language, available), "root": root, "words": WORDS[language]},
         }
         body, _ = exporter.from_notebook_node(for_site(nb), resources=resources)
+        body = offline_pages.with_language(body, language)
         target = folder / page.name
         target.write_text(body, encoding="utf-8")
         written.append(target)

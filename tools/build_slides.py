@@ -331,9 +331,9 @@ def build(notebooks: list[Path], out: Path, log=print, prune: bool = False) -> l
                 "metadata": {"name": path.stem, "path": str(path.parent)},
                 "offline": {**urls, "languages": switch if available[1:] else ""},
                 "figure_heights": figure_heights(nb),
-                "language_code": language,
             }
             body, _ = exporter.from_notebook_node(nb, resources=resources)
+            body = offline_pages.with_language(body, language)
             deck = folder / name
             deck.write_text(body, encoding="utf-8")
             written.append(deck)

@@ -220,6 +220,11 @@ def language_switch(name: str, language: str, available: Iterable[str], css_clas
     return f'<span class="{css_class}">{" · ".join(parts)}</span>'
 
 
+def with_language(page: str, language: str) -> str:
+    """A page's ``<html lang>`` set to `language` (nbconvert takes ISO 639-1 codes only, no zh-Hant)."""
+    return re.sub(r'<html lang="[^"]*"', f'<html lang="{language}"', page, count=1)
+
+
 def editions(notebooks: Iterable[Path]) -> dict[str, list[Path]]:
     """The notebooks grouped by language, English first."""
     grouped: dict[str, list[Path]] = {}

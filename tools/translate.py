@@ -37,6 +37,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import re
 import subprocess
 import sys
@@ -406,7 +407,9 @@ def execute(numbers: list[str] | None = None, log=print) -> int:
                 "--ExecutePreprocessor.record_timing=False", str(target),
             ]  # fmt: skip
             log(f"executing {target.relative_to(ROOT)}")
-            subprocess.run(command, check=True, cwd=target.parent, capture_output=True)
+            # one BLAS thread: the notebooks' matrices are small, and threads only contend (make notebooks)
+            env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+            subprocess.run(command, check=True, cwd=target.parent, capture_output=True, env=env)
             nb = read_nb(target)
             nb.metadata.setdefault(EDITION_KEY, {})["executed_code"] = code_hash(nb)
             write_nb(nb, target)
