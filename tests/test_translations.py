@@ -462,3 +462,34 @@ def test_committed_font_is_what_the_script_builds(tmp_path):
     out = tmp_path / "font.ttf"
     make_cjk_font.main(["--source", str(tarball), "--output", str(out)])
     assert out.read_bytes() == make_cjk_font.OUTPUT_FONT.read_bytes(), "rerun `python tools/make_cjk_font.py`"
+
+
+# --- the editions as executed ----------------------------------------------------------------------
+
+NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?:e[-+]?\d+)?")
+
+
+def printed_numbers(cell) -> list[str]:
+    """The numbers a code cell printed (stdout and plain-text results), in order."""
+    texts = []
+    for output in cell.get("outputs", []):
+        if output.get("output_type") == "stream" and output.get("name") == "stdout":
+            texts.append(output.get("text", ""))
+        elif "text/plain" in output.get("data", {}) and not output["data"]["text/plain"].startswith("<"):
+            texts.append(output["data"]["text/plain"])
+    return NUMBER.findall("".join(texts))
+
+
+@pytest.mark.parametrize("path", ENGLISH_NOTEBOOKS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("language", translate.EDITIONS)
+def test_editions_print_the_same_numbers_as_the_english(path, language):
+    edition_path = ROOT / "notebooks" / language / path.name
+    assert edition_path.exists(), "run `python tools/translate.py build` and `execute`"
+    english = {c.id: c for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code"}
+    differ = []
+    for cell in nbformat.read(edition_path, as_version=4).cells:
+        if cell.cell_type != "code" or "NBVAL_IGNORE_OUTPUT" in cell.source or cell.id not in english:
+            continue
+        if printed_numbers(cell) != printed_numbers(english[cell.id]):
+            differ.append(f"cell {cell.id}: {printed_numbers(english[cell.id])[:6]} vs {printed_numbers(cell)[:6]}")
+    assert not differ, "\n".join(differ)
