@@ -9,7 +9,7 @@ START := notebooks/00_start_here.ipynb
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
 JUPYTER_SETTINGS := $(VENV)/share/jupyter/lab/settings/overrides.json
 
-.PHONY: lab test lint unit notebooks bench clean help
+.PHONY: lab test lint translations unit notebooks bench clean help
 .DEFAULT_GOAL := help
 
 help:
@@ -41,15 +41,21 @@ lab: $(VENV)/.installed $(JUPYTER_SETTINGS)
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
-	$(BIN)/python tools/check_notebooks.py
+	$(BIN)/python tools/check_notebooks.py notebooks/*.ipynb notebooks/zh-Hans/*.ipynb notebooks/zh-Hant/*.ipynb
+
+# The Chinese editions: no translation stale or missing, no generated file out of date (docs/translating.md).
+translations: $(VENV)/.installed-test
+	$(BIN)/python tools/translate.py check
 
 unit: $(VENV)/.installed-test
 	$(BIN)/python -m pytest tests
 
+# All three editions (notebooks/, notebooks/zh-Hans/, notebooks/zh-Hant/), one notebook per worker, and one
+# BLAS thread per kernel: two kernels with threaded OpenBLAS on two cores spend most of 09 waiting on each other.
 notebooks: $(VENV)/.installed-test
-	$(BIN)/python -m pytest $(NBVAL) notebooks
+	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 $(BIN)/python -m pytest $(NBVAL) -n 2 --dist loadfile notebooks
 
-test: lint unit notebooks
+test: lint translations unit notebooks
 
 # Key press -> new frame for every lab, in a static page and in live JupyterLab beside kernel renderers.
 bench: $(VENV)/.installed-test

@@ -11,6 +11,8 @@ The catalogues are ``attnlib/locale/<language>/*.json`` (one file per part of at
 English text → translation. zh-Hant is made from
 zh-Hans by ``tools/translate.py`` (OpenCC ``s2twp`` plus reviewed overrides), never translated by hand.
 Numbers are formatted by the caller, after translation, so they are the same in every language.
+In the zh-Hans catalogues a matrix row is written ``{行}`` and a column ``{列}`` (mainland and Taiwan
+usage swap 行 and 列); :func:`catalogue` resolves that markup, so :func:`tr` never returns it.
 
 Taught in: 00 §Setup
 """
@@ -21,10 +23,12 @@ import json
 from functools import cache
 from pathlib import Path
 
-__all__ = ["LANGUAGES", "N_", "language", "set_language", "tr"]
+__all__ = ["LANGUAGES", "N_", "catalogue", "language", "resolve_markup", "set_language", "tr"]
 
 LANGUAGES = ("en", "zh-Hans", "zh-Hant")
 LOCALE_DIR = Path(__file__).with_name("locale")
+# A matrix row and column: mainland 行/列, Taiwan 列/行 (tools/translate.py uses the same table).
+MARKUP = {"zh-Hans": {"{行}": "行", "{列}": "列"}, "zh-Hant": {"{行}": "列", "{列}": "行"}}
 
 # The language is a setting of the session, like matplotlib's rcParams: one notebook, one language.
 _current = ["en"]
@@ -50,15 +54,25 @@ def language() -> str:
     return _current[0]
 
 
+def resolve_markup(text: str, name: str) -> str:
+    """`text` with the ``{行}``/``{列}`` markup (a matrix row/column) in the words of language `name`.
+
+    Taught in: 00 §Setup
+    """
+    for mark, word in MARKUP.get(name, {}).items():
+        text = text.replace(mark, word)
+    return text
+
+
 @cache
 def catalogue(name: str) -> dict[str, str]:
-    """English text → its translation in language `name` (empty for English)."""
+    """English text → its translation in language `name` (empty for English), markup resolved."""
     if name == "en":
         return {}
     merged: dict[str, str] = {}
     for path in sorted((LOCALE_DIR / name).glob("*.json")):
         merged.update(json.loads(path.read_text(encoding="utf-8")))
-    return merged
+    return {key: resolve_markup(value, name) for key, value in merged.items()}
 
 
 def tr(text: str) -> str:

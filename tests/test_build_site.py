@@ -201,3 +201,26 @@ def test_without_npm_or_cache_the_site_says_what_to_install(tmp_path, monkeypatc
     nbformat.write(nbformat.v4.new_notebook(), path)
     assert build_site.main([str(path), "--out", str(tmp_path / "out")]) == 2
     assert "`make site` needs npm once" in capsys.readouterr().err
+
+
+def test_links_between_editions_become_links_between_pages():
+    text = "[English](../01_a.ipynb) · [繁體中文](../zh-Hant/01_a.ipynb) · [简体中文](zh-Hans/01_a.ipynb#x) · [b](02_b.ipynb)"
+    assert offline_pages.link_notebooks(text, ".html") == (
+        "[English](../01_a.html) · [繁體中文](../zh-Hant/01_a.html) · [简体中文](zh-Hans/01_a.html#x) · [b](02_b.html)"
+    )
+
+
+def test_language_switch_links_the_same_page_in_the_other_editions():
+    switch = offline_pages.language_switch("01_a.html", "zh-Hans", ("en", "zh-Hans", "zh-Hant"))
+    assert '<strong lang="zh-Hans">简体中文</strong>' in switch
+    assert 'href="../01_a.html"' in switch and 'href="../zh-Hant/01_a.html"' in switch
+    english = offline_pages.language_switch("01_a.html", "en", ("en", "zh-Hant"))
+    assert 'href="zh-Hant/01_a.html"' in english and "简体中文" not in english  # no such edition built
+    assert offline_pages.with_language('<html lang="en">\n<html lang="en">', "zh-Hant") == (
+        '<html lang="zh-Hant">\n<html lang="en">'
+    )
+
+
+def test_editions_are_grouped_by_folder(tmp_path):
+    paths = [tmp_path / "zh-Hant" / "01_a.ipynb", tmp_path / "01_a.ipynb", tmp_path / "zh-Hans" / "01_a.ipynb"]
+    assert list(offline_pages.editions(paths)) == ["en", "zh-Hans", "zh-Hant"]

@@ -208,3 +208,54 @@ def test_missing_toc_marker_is_reported(series):
 )
 def test_first_sentence(lines, sentence):
     assert nav.first_sentence(lines) == sentence
+
+
+@pytest.mark.parametrize(
+    ("lines", "sentence"),
+    [
+        (["注意力从一个问题开始。然后更多。"], "注意力从一个问题开始。"),
+        (["一句话跨了", "两行！", "", "下一段。"], "一句话跨了两行！"),
+        (["以冒号结尾：", "", "$$x$$"], "以冒号结尾。"),
+        (["先算 $XX^\\top$，", "再看 softmax。"], "先算 $XX^\\top$，再看 softmax。"),
+    ],
+)
+def test_first_sentence_in_chinese(lines, sentence):
+    assert nav.first_sentence(lines) == sentence
+
+
+@pytest.fixture
+def editions(series) -> Path:
+    """The made-up series with a zh-Hans and a zh-Hant edition of notebooks 01 to 03 (and a copy of 00)."""
+    titles = {"zh-Hans": ("内积", "权重", "加权和"), "zh-Hant": ("內積", "權重", "加權和")}
+    for lang, (one, two, three) in titles.items():
+        folder = series / lang
+        folder.mkdir()
+        shutil.copy(START, folder / START.name)
+        make_notebook(folder / "01_inner_products.ipynb", f"01 · {one}", "比较两个词元。然后更多。")
+        make_notebook(folder / "02_softmax.ipynb", f"02 · {two}", "分数变成权重：")
+        make_notebook(folder / "03_weighted_sum.ipynb", f"03 · {three}", "对各{行}求平均。")
+    return series
+
+
+def test_each_edition_gets_its_own_toc_and_links_to_the_others(editions):
+    assert run(editions, check=False)[0] == 0
+    status, message = run(editions, check=True)
+    assert status == 0 and "12 notebooks" in message, message
+    toc = next(source(c) for c in cells(editions / "zh-Hans" / START.name) if nav.TOC_START in source(c))
+    assert "| 笔记本 | 内容 |" in toc
+    assert "| [02 · 权重](02_softmax.ipynb) | 分数变成权重。 |" in toc
+    hant = source(cells(editions / "zh-Hant" / "02_softmax.ipynb")[-1]).splitlines()
+    assert hant[-3] == "[English](../02_softmax.ipynb) · [简体中文](../zh-Hans/02_softmax.ipynb) · **繁體中文**"
+    assert hant[-1] == (
+        "← 上一篇：[01 · 內積](01_inner_products.ipynb) · ↑ [全部筆記本](00_start_here.ipynb) · "
+        "下一篇：[03 · 加權和](03_weighted_sum.ipynb) →"
+    )
+    english = source(cells(editions / "02_softmax.ipynb")[-1]).splitlines()
+    assert english[-3] == "**English** · [简体中文](zh-Hans/02_softmax.ipynb) · [繁體中文](zh-Hant/02_softmax.ipynb)"
+
+
+def test_a_stale_edition_title_is_reported_with_its_folder(editions):
+    run(editions, check=False)
+    make_notebook(editions / "zh-Hans" / "02_softmax.ipynb", "02 · 新标题", "分数变成权重：")
+    status, message = run(editions, check=True)
+    assert status == 1 and "zh-Hans/00_start_here.ipynb: the table of contents is out of date" in message

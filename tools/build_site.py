@@ -3,7 +3,9 @@
     python tools/build_site.py [--out build/site] [NOTEBOOK ...]     (or: make site)
 
 One page per notebook, `NN_name.html`, made by nbconvert from the outputs stored in the notebook (nothing
-is re-run), and `index.html`, the table of contents: each notebook's title and first paragraph.
+is re-run), and `index.html`, the table of contents: each notebook's title and first paragraph. The Chinese
+editions (`notebooks/zh-Hans/`, `notebooks/zh-Hant/`) get the same pages in `<out>/zh-Hans/` and
+`<out>/zh-Hant/`, and the bar of every page switches to the same page in another language.
 
 - Every lab works in the page: it is drawn from the state the notebook stored, by the same ES module as in
   JupyterLab (`offline_pages.static_outputs`, shared with the offline slides); a quiz shows its questions
@@ -30,12 +32,35 @@ import offline_pages
 from offline_pages import MATHJAX, ROOT, AssetError, notebook_title
 
 PACKAGES = (MATHJAX,)
-SERIES = "Attention, one idea at a time"
-HOW_TO = (
-    "Read the notebooks in order: each page is a notebook as it ran, code, outputs and figures. "
-    "The labs work right in the page: drag a slider, or click a control and use the arrow keys. "
-    "To run and change the code yourself, open the notebooks in JupyterLab (<code>make lab</code>)."
-)
+# The words of the site in each language (the zh-Hant ones are the zh-Hans ones through OpenCC s2twp).
+WORDS = {
+    "en": {
+        "series": "Attention, one idea at a time",
+        "how": "Read the notebooks in order: each page is a notebook as it ran, code, outputs and figures. "
+        "The labs work right in the page: drag a slider, or click a control and use the arrow keys. "
+        "To run and change the code yourself, open the notebooks in JupyterLab (<code>make lab</code>).",
+        "index": "index", "previous": "← previous", "next": "next →", "code": "Show the code",
+        "lecture": "In a lecture",
+    },
+    "zh-Hans": {
+        "series": "注意力机制，一次一个概念",
+        "how": "请按顺序阅读：每一页都是一个运行过的笔记本，含代码、输出和图。"
+        "实验台在页面里就能用：拖动滑块，或点一下控件再用方向键。"
+        "想自己运行、修改代码，请在 JupyterLab 中打开笔记本（<code>make lab</code>）。",
+        "index": "目录", "previous": "← 上一篇", "next": "下一篇 →", "code": "显示代码",
+        "lecture": "课堂上",
+    },
+    "zh-Hant": {
+        "series": "注意力機制，一次一個概念",
+        "how": "請按順序閱讀：每一頁都是一個執行過的筆記本，含程式碼、輸出和圖。"
+        "實驗台在頁面裡就能用：拖動滑桿，或點一下控制元件再用方向鍵。"
+        "想自己執行、修改程式碼，請在 JupyterLab 中開啟筆記本（<code>make lab</code>）。",
+        "index": "目錄", "previous": "← 上一篇", "next": "下一篇 →", "code": "顯示程式碼",
+        "lecture": "課堂上",
+    },
+}  # fmt: skip
+SERIES = WORDS["en"]["series"]
+HOW_TO = WORDS["en"]["how"]
 
 # nbconvert's JupyterLab template with every remote script removed: no require.js, no widget manager,
 # no mermaid; MathJax from the vendored copy; one shared stylesheet instead of 250 kB inlined per page.
@@ -47,8 +72,8 @@ TEMPLATE = r"""
 {%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
 
 {%- block notebook_css -%}
-<link rel="stylesheet" href="assets/jupyterlab.css">
-<link rel="stylesheet" href="assets/site.css">
+<link rel="stylesheet" href="{{ resources.site.root }}assets/jupyterlab.css">
+<link rel="stylesheet" href="{{ resources.site.root }}assets/site.css">
 {%- endblock notebook_css -%}
 
 {%- block html_head_js_mathjax -%}
@@ -56,14 +81,15 @@ TEMPLATE = r"""
 {%- endblock html_head_js_mathjax -%}
 
 {%- block body_header -%}
-<body class="jp-Notebook site-page" data-jp-theme-light="true" data-jp-theme-name="JupyterLab Light">
+<body class="jp-Notebook site-page" data-jp-theme-light="true" data-jp-theme-name="JupyterLab Light"
+      style="--site-lecture: '{{ resources.site.words.lecture }}'">
 {{ resources.site.bar }}
 <main>
 {%- endblock body_header -%}
 
 {% block input_group -%}
 {%- if cell.metadata.get('jupyter', {}).get('source_hidden', False) -%}
-<details class="solution"><summary>Show the code</summary>
+<details class="solution"><summary>{{ resources.site.words.code }}</summary>
 {{ super() }}
 </details>
 {%- else -%}
@@ -119,6 +145,9 @@ main + .site-bar { border-top: 1px solid #d8dbe0; border-bottom: 0; }
 .site-bar .off { color: #8a8f98; }
 .site-bar .sep { color: #8a8f98; }
 .site-bar .here { margin-left: auto; color: #57606a; }
+.site-bar .languages { color: #57606a; }
+.site-bar .languages strong { font-weight: 600; color: #1f2328; }
+.site-index .languages { display: block; margin: 0.5rem 0 0; color: #57606a; }
 .site-page a, .site-index a { color: var(--site-accent); }
 
 /* cells: no prompts, no side gutters */
@@ -166,8 +195,8 @@ main + .site-bar { border-top: 1px solid #d8dbe0; border-bottom: 0; }
 /* what a lecturer says in class: kept, set aside */
 .site-page .celltag_lecture-notes { border-left: 4px solid #c9ced6; padding-left: 0.9rem; color: #4b5563;
   font-size: 15px; }
-.site-page .celltag_lecture-notes::before { content: "In a lecture"; display: block; font-weight: 600;
-  font-size: 13px; text-transform: uppercase; letter-spacing: 0.04em; color: #6b7280; }
+.site-page .celltag_lecture-notes::before { content: var(--site-lecture, "In a lecture"); display: block;
+  font-weight: 600; font-size: 13px; text-transform: uppercase; letter-spacing: 0.04em; color: #6b7280; }
 
 /* labs, and widgets that need Python */
 .site-page .live-lab { margin: 0.3rem 0 0.6rem; padding: 0.6rem 0.75rem; border: 1px solid #d8e2f0;
@@ -192,16 +221,17 @@ main + .site-bar { border-top: 1px solid #d8dbe0; border-bottom: 0; }
 """
 
 INDEX = """<!DOCTYPE html>
-<html lang="en">
+<html lang="{lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <title>{title}</title>
-<link rel="stylesheet" href="assets/site.css">
+<link rel="stylesheet" href="{root}assets/site.css">
 {head}
 </head>
 <body class="site-index">
 <main>
+{languages}
 <h1>{title}</h1>
 <p class="how">{how}</p>
 <ol class="contents">
@@ -259,8 +289,10 @@ def for_site(nb):
     return nb
 
 
-def bar(pages: list[Page], i: int) -> str:
-    """The bar at the top and bottom of page i: index · previous · next, and where the reader is."""
+def bar(pages: list[Page], i: int, language: str = "en", available: tuple[str, ...] = ("en",)) -> str:
+    """The bar at the top and bottom of page i: index · previous · next, the language switch, and where
+    the reader is."""
+    words = WORDS[language]
 
     def link(j: int, words: str, rel: str) -> str:
         if 0 <= j < len(pages):
@@ -272,9 +304,10 @@ def bar(pages: list[Page], i: int) -> str:
     sep = '<span class="sep">·</span>'
     return (
         '<header class="site-bar"><nav aria-label="series">'
-        f'<a rel="index" href="index.html">index</a>{sep}'
-        f"{link(i - 1, '← previous', 'prev')}{sep}{link(i + 1, 'next →', 'next')}"
-        f'<span class="here">{html.escape(pages[i].title)}</span>'
+        f'<a rel="index" href="index.html">{words["index"]}</a>{sep}'
+        f"{link(i - 1, words['previous'], 'prev')}{sep}{link(i + 1, words['next'], 'next')}"
+        + (sep + offline_pages.language_switch(pages[i].name, language, available) if available[1:] else "")
+        + f'<span class="here">{html.escape(pages[i].title)}</span>'
         "</nav></header>"
     )
 
@@ -308,9 +341,13 @@ def mathjax_head(urls: dict[str, str]) -> str:
     )
 
 
-def write_index(out: Path, pages: list[Page], urls: dict[str, str]) -> Path:
+def write_index(
+    out: Path, pages: list[Page], urls: dict[str, str], language: str = "en", available: tuple = ("en",)
+) -> Path:
     from nbconvert.filters import markdown2html
 
+    words = WORDS[language]
+    switch = offline_pages.language_switch("index.html", language, available) if len(available) > 1 else ""
     items = [
         f'<li><a class="title" href="{html.escape(p.name)}">{html.escape(p.title)}</a>\n'
         f"{markdown2html(offline_pages.link_notebooks(p.intro, '.html'))}</li>"
@@ -318,7 +355,11 @@ def write_index(out: Path, pages: list[Page], urls: dict[str, str]) -> Path:
     ]
     index = out / "index.html"
     index.write_text(
-        INDEX.format(title=html.escape(SERIES), how=HOW_TO, items="\n".join(items), head=mathjax_head(urls)),
+        INDEX.format(
+            title=html.escape(words["series"]), how=words["how"], items="\n".join(items),
+            head=mathjax_head(urls), lang=language, root=offline_pages.root_prefix(language),
+            languages=switch,
+        ),  # fmt: skip
         encoding="utf-8",
     )
     return index
@@ -329,38 +370,52 @@ def build(notebooks: list[Path], out: Path, log=print, prune: bool = False) -> l
 
     Returns the notebook pages. With prune, pages in out whose notebook is not in the list are deleted.
     """
-    import nbformat
-
     offline_pages.fetch(PACKAGES, offline_pages.CACHE, "make site", log)
     out.mkdir(parents=True, exist_ok=True)
     offline_pages.copy(PACKAGES, offline_pages.CACHE, out)
-    urls = {"mathjax": offline_pages.MATHJAX_URL, "cjk_font": offline_pages.CJK_URL}
     exporter = make_exporter()
     assets = out / "assets"
     assets.mkdir(exist_ok=True)
     (assets / "jupyterlab.css").write_text(jupyterlab_css(exporter), encoding="utf-8")
     (assets / "site.css").write_text(SITE_CSS, encoding="utf-8")
 
-    books = [nbformat.read(path, as_version=4) for path in notebooks]
+    written = []
+    groups = offline_pages.editions(notebooks)
+    available = tuple(groups)
+    for language, paths in groups.items():
+        written += build_edition(paths, out, exporter, language, available, log, prune)
+    return written
+
+
+def build_edition(paths, out, exporter, language, available, log=print, prune=False) -> list[Path]:
+    """The pages and index of one language, in its folder of out."""
+    import nbformat
+
+    folder = offline_pages.edition_folder(out, language)
+    folder.mkdir(parents=True, exist_ok=True)
+    root = offline_pages.root_prefix(language)
+    urls = {"mathjax": root + offline_pages.MATHJAX_URL, "cjk_font": root + offline_pages.CJK_URL}
+    books = [nbformat.read(path, as_version=4) for path in paths]
     pages = [Page(p, notebook_title(nb) or p.stem, first_paragraph(nb))
-             for p, nb in zip(notebooks, books, strict=True)]
+             for p, nb in zip(paths, books, strict=True)]
     written = []
     for i, (page, nb) in enumerate(zip(pages, books, strict=True)):
         resources = {
             "metadata": {"name": page.path.stem, "path": str(page.path.parent)},
             "offline": urls,
-            "site": {"bar": bar(pages, i)},
+            "site": {"bar": bar(pages, i, language, available), "root": root, "words": WORDS[language]},
         }
         body, _ = exporter.from_notebook_node(for_site(nb), resources=resources)
-        target = out / page.name
+        body = offline_pages.with_language(body, language)
+        target = folder / page.name
         target.write_text(body, encoding="utf-8")
         written.append(target)
         log(f"wrote {target}")
     if prune:
-        for stale in {p for p in out.glob("[0-9][0-9]_*.html")} - set(written):
+        for stale in {p for p in folder.glob("[0-9][0-9]_*.html")} - set(written):
             stale.unlink()
             log(f"removed {stale}")
-    write_index(out, pages, urls)
+    write_index(folder, pages, urls, language, available)
     return written
 
 

@@ -21,6 +21,8 @@ jupyterlab-rise a webpack bundle), so the npm packages are fetched once, at buil
 pinned sha512, and only the files the slides use are copied to `<out>/vendor/` with their licences
 (about 2.4 MB, plus the 2.3 MB font).
 Presenting needs no network; only the first build needs npm (later builds reuse the cache).
+The Chinese editions (`notebooks/zh-Hans/`, `notebooks/zh-Hant/`) get their decks in `<out>/zh-Hans/` and
+`<out>/zh-Hant/` (one shared `vendor/`); every deck and index has a switch to the other languages.
 Figures are embedded in the HTML as data: URIs (plots and Markdown images alike).
 
 Every slide fits the screen, in type sized for a room: what a slide shows is chosen in the notebook's cell
@@ -128,6 +130,7 @@ LAB_CSS
 {%- endblock html_head_js_mathjax -%}
 
 {% block footer_js %}
+{{ resources.offline.languages }}
 <script src="{{ resources.offline.reveal }}/dist/reveal.js"></script>
 <script src="{{ resources.offline.reveal }}/plugin/notes/notes.js"></script>
 <script>
@@ -149,6 +152,9 @@ Reveal.initialize({
 # A lab on a slide: its own type sizes (not the theme's 40 px), its picture no taller than a slide
 # leaves room for (controls above, readout below), and reveal's margins kept off its controls.
 LAB_CSS = """
+.deck-languages { position: fixed; left: 0.8em; bottom: 0.6em; z-index: 30; font: 14px sans-serif;
+  color: #57606a; font-family: system-ui, sans-serif, "Attn CJK"; }
+.deck-languages a { color: #2a5db0; text-decoration: none; }
 .reveal .live-lab { margin: 0.2em 0; }
 .reveal .attn-lab { font-size: 20px; line-height: 1.35; max-width: none; }
 .reveal .attn-lab svg.figure { max-height: 560px; width: auto; max-width: 100%; margin: 0; }
@@ -169,13 +175,18 @@ def fetch_assets(log=print) -> None:
     offline_pages.fetch(PACKAGES, CACHE, "make slides", log)
 
 
-def copy_assets(out: Path) -> dict[str, str]:
-    """Extract only the files the slides use into out/vendor/; return their URLs relative to out."""
+def copy_assets(out: Path, root: str = "") -> dict[str, str]:
+    """Extract only the files the slides use into out/vendor/; return their URLs relative to out
+    (to a folder of out with ``root="../"``)."""
     offline_pages.copy(PACKAGES, CACHE, out)
+    return asset_urls(root)
+
+
+def asset_urls(root: str = "") -> dict[str, str]:
     return {
-        "cjk_font": offline_pages.CJK_URL,
-        "reveal": f"vendor/{REVEAL.folder}",
-        "mathjax": offline_pages.MATHJAX_URL,
+        "cjk_font": root + offline_pages.CJK_URL,
+        "reveal": f"{root}vendor/{REVEAL.folder}",
+        "mathjax": root + offline_pages.MATHJAX_URL,
     }
 
 
@@ -302,42 +313,62 @@ def build(notebooks: list[Path], out: Path, log=print, prune: bool = False) -> l
 
     fetch_assets(log)
     out.mkdir(parents=True, exist_ok=True)
-    urls = copy_assets(out)
-    exporter = make_exporter(urls)
+    copy_assets(out)
     decks = []
-    for path in notebooks:
-        nb = for_slides(nbformat.read(path, as_version=4))
-        resources = {
-            "metadata": {"name": path.stem, "path": str(path.parent)},
-            "offline": urls,
-            "figure_heights": figure_heights(nb),
-        }
-        body, _ = exporter.from_notebook_node(nb, resources=resources)
-        deck = out / f"{path.stem}.slides.html"
-        deck.write_text(body, encoding="utf-8")
-        decks.append(deck)
-        log(f"wrote {deck}")
-    if prune:
-        for stale in set(out.glob("*.slides.html")) - set(decks):
-            stale.unlink()
-            log(f"removed {stale}")
-    write_index(out)
+    groups = offline_pages.editions(notebooks)
+    available = tuple(groups)
+    for language, paths in groups.items():
+        folder = offline_pages.edition_folder(out, language)
+        folder.mkdir(parents=True, exist_ok=True)
+        urls = asset_urls(offline_pages.root_prefix(language))
+        exporter = make_exporter(urls)
+        written = []
+        for path in paths:
+            nb = for_slides(nbformat.read(path, as_version=4))
+            name = f"{path.stem}.slides.html"
+            switch = offline_pages.language_switch(name, language, available, "deck-languages")
+            resources = {
+                "metadata": {"name": path.stem, "path": str(path.parent)},
+                "offline": {**urls, "languages": switch if available[1:] else ""},
+                "figure_heights": figure_heights(nb),
+            }
+            body, _ = exporter.from_notebook_node(nb, resources=resources)
+            body = offline_pages.with_language(body, language)
+            deck = folder / name
+            deck.write_text(body, encoding="utf-8")
+            written.append(deck)
+            log(f"wrote {deck}")
+        if prune:
+            for stale in set(folder.glob("*.slides.html")) - set(written):
+                stale.unlink()
+                log(f"removed {stale}")
+        write_index(folder, language, available)
+        decks += written
     return decks
 
 
-def write_index(out: Path) -> None:
+INDEX_WORDS = {
+    "en": ("Slides", "Arrow keys move, S opens the speaker notes, F is full screen, Esc shows an overview."),
+    "zh-Hans": ("幻灯片", "方向键翻页，S 打开演讲者备注，F 全屏，Esc 显示总览。"),
+    "zh-Hant": ("投影片", "方向鍵翻頁，S 開啟演講者備註，F 全螢幕，Esc 顯示總覽。"),
+}
+
+
+def write_index(out: Path, language: str = "en", available: tuple[str, ...] = ("en",)) -> None:
     """An index of every deck in out, titled as in each deck's <title>."""
+    title, keys = INDEX_WORDS[language]
+    switch = offline_pages.language_switch("index.html", language, available) if available[1:] else ""
     items = []
     for deck in sorted(out.glob("*.slides.html")):
         found = re.search(r"<title>(.*?) slides</title>", deck.read_text(encoding="utf-8"))
-        title = found.group(1) if found else deck.name
-        items.append(f'<li><a href="{html.escape(deck.name)}">{title}</a></li>')  # already escaped
+        title_of = found.group(1) if found else deck.name
+        items.append(f'<li><a href="{html.escape(deck.name)}">{title_of}</a></li>')  # already escaped
     (out / "index.html").write_text(
-        "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>Slides</title>"
+        f"<!DOCTYPE html>\n<html lang='{language}'><head><meta charset='utf-8'><title>{title}</title>"
         "<style>body{font-family:sans-serif;max-width:40em;margin:3em auto;line-height:1.6}"
         "ul{list-style:none;padding:0}</style>"
-        "</head><body><h1>Slides</h1>\n<ul>\n" + "\n".join(items) + "\n</ul>\n"
-        "<p>Arrow keys move, S opens the speaker notes, F is full screen, Esc shows an overview.</p>"
+        f"</head><body><p>{switch}</p><h1>{title}</h1>\n<ul>\n" + "\n".join(items) + "\n</ul>\n"
+        f"<p>{keys}</p>"
         "</body></html>\n",
         encoding="utf-8",
     )

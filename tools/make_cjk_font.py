@@ -20,11 +20,19 @@ What goes into the subset
 * printable ASCII and Latin-1, General Punctuation, CJK Symbols and
   Punctuation, Halfwidth and Fullwidth Forms and the basic Greek alphabet;
 * a handful of characters the notebooks use explicitly, including the
-  traditional characters of 直觀解說 and the maths symbols used in axis labels.
+  traditional characters of 直觀解說 and the maths symbols used in axis labels;
+* every CJK character of the text the series draws or shows, in all three
+  editions: attnlib's catalogues (``attnlib/locale/*/*.json``, 简体 and 繁體),
+  the notebooks' translation catalogues, every notebook of every edition
+  (``notebooks/**/*.ipynb``, sources and stored outputs) and the token data
+  (``data/*.json``). When a catalogue grows, rerun this script: a test fails
+  while a character of a catalogue is missing from the font.
 
 Only the horizontal layout features that plain Chinese/Latin text needs are
 kept; vertical-writing and locale-variant (Japanese/Korean/Traditional) glyphs
-are left out, which keeps the file at about 2.3 MB instead of 10.6 MB.
+are left out, which keeps the file at about 2.4 MB instead of 10.6 MB.
+(Traditional characters with their own code points, such as 們 機 語, are
+ordinary characters of the font and are kept when the text uses them.)
 
 How to rebuild
 --------------
@@ -39,7 +47,8 @@ This runs ``npm pack`` for the pinned version of the
 ``attnlib/fonts/NotoSansSC-Subset.ttf`` and ``attnlib/fonts/OFL.txt``. Use
 ``--source`` to build from a tarball or ``.ttf`` you already have. The output is
 deterministic: the ``head.modified`` timestamp of the source font is kept, so
-rebuilding from the same source gives the same bytes.
+rebuilding from the same source and text gives the same bytes. Once the
+tarball is cached a rebuild takes a few seconds.
 """
 
 from __future__ import annotations
@@ -81,10 +90,13 @@ EXTRA_RANGES: tuple[tuple[int, int], ...] = (
 )
 
 # Characters the notebooks rely on; the build fails if any of these is missing.
-REQUIRED_TEXT = "早上好你我他的是在注意力直觀解說"
+REQUIRED_TEXT = "早上好你我他的是在注意力直觀解說綠們機權語"
 
 # Symbols used in plot labels; kept when the source font has them.
 SYMBOL_TEXT = "√·×−∞≤≥∑→←±÷≈≠∈∂∇∏∫"
+
+# The subset ships inside the package: keep it small.
+MAX_BYTES = 4_000_000
 
 # OpenType features kept: enough for horizontal Chinese and Latin text.
 LAYOUT_FEATURES = ["ccmp", "kern", "liga", "mark", "mkmk", "palt", "halt"]
@@ -106,12 +118,44 @@ def gb2312_characters() -> set[str]:
     return chars
 
 
+# The text the series shows, in every edition (paths relative to the repository root).
+TEXT_GLOBS = (
+    "attnlib/locale/*/*.json",
+    "notebooks/translations/**/*.md",
+    "notebooks/translations/*.tsv",
+    "notebooks/*.ipynb",
+    "notebooks/*/*.ipynb",
+    "data/*.json",
+    "docs/glossary.md",
+)
+
+
+def is_cjk(char: str) -> bool:
+    """CJK radicals, punctuation, kana, hanzi and full-width forms: the glyphs DejaVu Sans lacks."""
+    return "\u2e80" <= char <= "\u9fff" or "\uf900" <= char <= "\ufaff" or "\ufe30" <= char <= "\uffef"
+
+
+def text_characters(root: Path = REPO_ROOT) -> set[str]:
+    """Every CJK character of the series' text files (escaped JSON strings decoded)."""
+    import json
+
+    chars: set[str] = set()
+    for pattern in TEXT_GLOBS:
+        for path in sorted(root.glob(pattern)):
+            text = path.read_text(encoding="utf-8")
+            if path.suffix in (".json", ".ipynb"):
+                text = json.dumps(json.loads(text), ensure_ascii=False)
+            chars.update(ch for ch in text if is_cjk(ch))
+    return chars
+
+
 def wanted_codepoints() -> set[int]:
     """Return the Unicode code points the subset should contain."""
     codepoints = {ord(ch) for ch in gb2312_characters()}
     for first, last in EXTRA_RANGES:
         codepoints.update(range(first, last + 1))
     codepoints.update(ord(ch) for ch in REQUIRED_TEXT + SYMBOL_TEXT)
+    codepoints.update(ord(ch) for ch in text_characters())
     return codepoints
 
 
@@ -223,6 +267,8 @@ def check_output(output: Path, source_font: Path) -> None:
     missing = [ch for ch in REQUIRED_TEXT if ord(ch) not in cmap]
     if missing:
         sys.exit(f"required characters missing from the subset: {''.join(missing)}")
+    if output.stat().st_size > MAX_BYTES:
+        sys.exit(f"the subset is {output.stat().st_size:,} bytes, over the {MAX_BYTES:,} allowed")
     family = family_name(output)
     if family != EXPECTED_FAMILY:
         sys.exit(f"unexpected family name {family!r} (expected {EXPECTED_FAMILY!r})")
@@ -232,6 +278,9 @@ def check_output(output: Path, source_font: Path) -> None:
     absent = "".join(ch for ch in SYMBOL_TEXT if ord(ch) not in source_cmap)
     if absent:
         print(f"note: the source font has no glyphs for {absent}")
+    lacking = "".join(sorted(ch for ch in text_characters() if ord(ch) not in source_cmap))
+    if lacking:
+        print(f"note: Noto Sans SC itself has no glyphs for {lacking}")
 
 
 def sha256(path: Path) -> str:

@@ -3,18 +3,23 @@
     python tools/make_navigation.py            # rewrite what is out of date
     python tools/make_navigation.py --check    # change nothing; exit 1 if anything is out of date
 
-The series is every `notebooks/NN_name.ipynb`. Each notebook's first Markdown heading is its title,
-`# NN · Title`, and the first sentence after it is its one-line description. From those this script writes
+The series is every `notebooks/NN_name.ipynb`, and its editions in other languages are the notebooks of
+the same names in `notebooks/zh-Hans/` and `notebooks/zh-Hant/` (written by tools/translate.py, which calls
+this script's `navigate` for them). Each notebook's first Markdown heading is its title, `# NN · Title`, and
+the first sentence after it is its one-line description. From those this script writes, in each edition's
+language,
 
 - the table of contents in 00: between the marker `<!-- toc: written by tools/make_navigation.py -->`
   and `<!-- /toc -->` in the cell that holds the marker (the cell is also tagged `toc`);
 - a navigation cell at the end of every notebook (tagged `navigation`, slide type `skip`, so RISE and the
-  offline slides leave it out), with links to the previous and next notebook and to the contents;
+  offline slides leave it out), with links to the same notebook in the other editions (English · 简体中文 ·
+  繁體中文, where they exist), to the previous and next notebook and to the contents;
 - `"rise": {"theme": "white", "scroll": true, "center": false}` in every notebook's metadata (RISE's
   default theme fetches web fonts; with scroll, a live slide taller than the screen scrolls).
 
 Running it twice changes nothing the second time. It edits Markdown and metadata only, so the stored outputs
-stay valid and nothing needs re-running. Edit a title in its notebook, never in the generated cells.
+stay valid and nothing needs re-running. Edit a title in its notebook (or its translation), never in the
+generated cells.
 """
 
 from __future__ import annotations
@@ -34,6 +39,18 @@ TITLE = re.compile(r"^#\s+(\d{2})\s*·\s*(.+?)\s*$")
 # scroll: a live slide taller than the screen scrolls; center false: slides start at the top, as the offline
 # decks do, which keeps RISE's scroll box (95vh) on the screen.
 RISE = {"theme": "white", "scroll": True, "center": False}
+LANGUAGES = ("en", "zh-Hans", "zh-Hant")
+# Each edition names itself in its own script, in every edition.
+LANGUAGE_NAMES = {"en": "English", "zh-Hans": "简体中文", "zh-Hant": "繁體中文"}
+# The words of the generated cells; the zh-Hant ones are the zh-Hans ones through s2twp (a test checks).
+WORDS = {
+    "en": {"notebook": "notebook", "about": "what it is about", "previous": "← previous: ",
+           "contents": "all notebooks", "next": "next: ", "after_next": " →"},
+    "zh-Hans": {"notebook": "笔记本", "about": "内容", "previous": "← 上一篇：",
+                "contents": "全部笔记本", "next": "下一篇：", "after_next": " →"},
+    "zh-Hant": {"notebook": "筆記本", "about": "內容", "previous": "← 上一篇：",
+                "contents": "全部筆記本", "next": "下一篇：", "after_next": " →"},
+}  # fmt: skip
 
 
 class SeriesError(ValueError):
@@ -60,17 +77,24 @@ def text(cell: dict) -> str:
     return "".join(src) if isinstance(src, list) else src
 
 
+def is_cjk(char: str) -> bool:
+    return char >= "\u2e80"
+
+
 def first_sentence(lines: list[str]) -> str:
-    """The first sentence of the paragraph that starts at lines[0], on one line."""
+    """The first sentence of the paragraph that starts at lines[0], on one line (English or Chinese)."""
     paragraph = []
     for line in lines:
         if not line.strip() or line.lstrip().startswith(("$$", "#", "- ", "* ", "|", "**You will learn")):
             break
         paragraph.append(line.strip())
-    prose = " ".join(paragraph)
-    match = re.match(r"(.+?[.!?])(?=\s|$)", prose)
+    prose = ""
+    for part in paragraph:  # Chinese lines join without a space
+        glue = "" if not prose or is_cjk(prose[-1]) or is_cjk(part[0]) else " "
+        prose += glue + part
+    match = re.match(r"(.+?(?:[.!?](?=\s|$)|[。！？]))", prose)
     sentence = match.group(1) if match else prose
-    return re.sub(r"[:;,]$", ".", sentence)
+    return re.sub(r"[:;,]$", ".", re.sub(r"[：；，]$", "。", sentence))
 
 
 def read_entry(path: Path, nb: dict) -> Entry:
@@ -109,20 +133,43 @@ def as_source(markdown: str) -> list[str]:
     return markdown.splitlines(keepends=True)
 
 
-def toc_markdown(entries: list[Entry]) -> str:
+def toc_markdown(entries: list[Entry], language: str = "en") -> str:
+    words = WORDS[language]
     rows = [f"| {e.link()} | {e.description.replace('|', chr(92) + '|')} |" for e in entries]
-    return "\n".join(["| notebook | what it is about |", "|---|---|", *rows])
+    return "\n".join([f"| {words['notebook']} | {words['about']} |", "|---|---|", *rows])
 
 
-def nav_markdown(entries: list[Entry], i: int) -> str:
+def sibling_link(name: str, language: str, target: str) -> str:
+    """The relative link from notebook `name` of edition `language` to the same notebook in `target`."""
+    up = "" if language == "en" else "../"
+    down = "" if target == "en" else f"{target}/"
+    return f"{up}{down}{name}"
+
+
+def languages_line(name: str, language: str, editions: tuple[str, ...]) -> str:
+    """English · 简体中文 · 繁體中文: this edition in bold, the others linked."""
+    parts = [
+        f"**{LANGUAGE_NAMES[lang]}**" if lang == language
+        else f"[{LANGUAGE_NAMES[lang]}]({sibling_link(name, language, lang)})"
+        for lang in LANGUAGES
+        if lang in editions or lang == language
+    ]  # fmt: skip
+    return " · ".join(parts)
+
+
+def nav_markdown(entries: list[Entry], i: int, language: str = "en", editions: tuple[str, ...] = ()) -> str:
+    words = WORDS[language]
     parts = []
     if i > 0:
-        parts.append(f"← previous: {entries[i - 1].link()}")
+        parts.append(f"{words['previous']}{entries[i - 1].link()}")
     if i > 0 and entries[0].number == "00":
-        parts.append(f"↑ [all notebooks]({entries[0].path.name})")
+        parts.append(f"↑ [{words['contents']}]({entries[0].path.name})")
     if i + 1 < len(entries):
-        parts.append(f"next: {entries[i + 1].link()} →")
-    return "\n\n".join([NAV_MARK, "---", " · ".join(parts)])
+        parts.append(f"{words['next']}{entries[i + 1].link()}{words['after_next']}")
+    blocks = [NAV_MARK, "---"]
+    if len(set(editions) | {language}) > 1:
+        blocks.append(languages_line(entries[i].path.name, language, editions))
+    return "\n\n".join([*blocks, " · ".join(parts)])
 
 
 def with_toc(cell_text: str, toc: str) -> str:
@@ -143,7 +190,9 @@ def add_tag(cell: dict, tag: str) -> None:
         tags.append(tag)
 
 
-def update(nb: dict, entries: list[Entry], i: int) -> dict:
+def update(
+    nb: dict, entries: list[Entry], i: int, language: str = "en", editions: tuple[str, ...] = ()
+) -> dict:
     """Return a copy of notebook i of the series with its TOC (00 only), navigation and RISE theme set."""
     nb = json.loads(json.dumps(nb))
     if entries[i].number == "00":
@@ -153,13 +202,13 @@ def update(nb: dict, entries: list[Entry], i: int) -> dict:
                 f"{entries[i].path.name}: needs exactly one Markdown cell holding {TOC_START!r}, "
                 f"found {len(holders)}"
             )
-        holders[0]["source"] = as_source(with_toc(text(holders[0]), toc_markdown(entries)))
+        holders[0]["source"] = as_source(with_toc(text(holders[0]), toc_markdown(entries, language)))
         add_tag(holders[0], "toc")
 
     nav = {
         "cell_type": "markdown",
         "metadata": {"slideshow": {"slide_type": "skip"}, "tags": ["navigation"]},
-        "source": as_source(nav_markdown(entries, i)),
+        "source": as_source(nav_markdown(entries, i, language, editions)),
     }
     if nb.get("nbformat", 4) > 4 or nb.get("nbformat_minor", 0) >= 5:
         nav["id"] = "navigation"  # fixed, so a rerun rewrites the same cell
@@ -169,10 +218,11 @@ def update(nb: dict, entries: list[Entry], i: int) -> dict:
     return nb
 
 
-def series(folder: Path) -> list[tuple[Path, dict, Entry]]:
-    paths = sorted(folder.glob("[0-9][0-9]_*.ipynb"))
-    notebooks = [(path, load(path)) for path in paths]
-    found = [(path, nb, read_entry(path, nb)) for path, nb in notebooks]
+def series(folder: Path, notebooks: dict[Path, dict] | None = None) -> list[tuple[Path, dict, Entry]]:
+    """The notebooks of `folder` in order, with their titles (`notebooks` where given, else from disk)."""
+    if notebooks is None:
+        notebooks = {path: load(path) for path in folder.glob("[0-9][0-9]_*.ipynb")}
+    found = [(path, nb, read_entry(path, nb)) for path, nb in sorted(notebooks.items())]
     numbers = [entry.number for _, _, entry in found]
     doubled = sorted({n for n in numbers if numbers.count(n) > 1})
     if doubled:
@@ -193,31 +243,51 @@ def what_differs(old: dict, new: dict) -> list[str]:
     return reasons or ["cells are out of date"]
 
 
+def editions_of(folder: Path) -> tuple[str, ...]:
+    """The languages of the series in `folder` (the English notebooks): English and each edition folder."""
+    present = [lang for lang in LANGUAGES[1:] if any((folder / lang).glob("[0-9][0-9]_*.ipynb"))]
+    return ("en", *present)
+
+
+def navigate(
+    notebooks: dict[Path, dict], folder: Path, language: str = "en", editions: tuple[str, ...] = LANGUAGES
+) -> dict[Path, dict]:
+    """Every notebook of one edition (path → notebook, all in `folder`) with its TOC and navigation set."""
+    found = series(folder, notebooks)
+    entries = [entry for _, _, entry in found]
+    return {path: update(nb, entries, i, language, editions) for i, (path, nb, _) in enumerate(found)}
+
+
 def run(folder: Path, check: bool, log=print) -> int:
-    """Bring every notebook in folder up to date (or, with check, only report); return the exit status."""
+    """Bring every notebook in folder and its editions up to date (with check: only report); exit status."""
+    editions = editions_of(folder)
+    stale = total = 0
     try:
-        found = series(folder)
-        if not found:
-            raise SeriesError(f"no notebooks NN_name.ipynb in {folder}")
-        entries = [entry for _, _, entry in found]
-        stale = 0
-        for i, (path, nb, _) in enumerate(found):
-            new = update(nb, entries, i)
-            if new == nb:  # compared as data: a file saved with other whitespace is not rewritten
-                continue
-            stale += 1
-            if check:
-                log(f"{path.name}: {'; '.join(what_differs(nb, new))}")
-            else:
-                path.write_text(dump(new), encoding="utf-8")
-                log(f"updated {path.name}")
+        for language in editions:
+            where = folder if language == "en" else folder / language
+            found = series(where)
+            if not found:
+                raise SeriesError(f"no notebooks NN_name.ipynb in {where}")
+            total += len(found)
+            entries = [entry for _, _, entry in found]
+            prefix = "" if language == "en" else f"{language}/"
+            for i, (path, nb, _) in enumerate(found):
+                new = update(nb, entries, i, language, editions)
+                if new == nb:  # compared as data: a file saved with other whitespace is not rewritten
+                    continue
+                stale += 1
+                if check:
+                    log(f"{prefix}{path.name}: {'; '.join(what_differs(nb, new))}")
+                else:
+                    path.write_text(dump(new), encoding="utf-8")
+                    log(f"updated {prefix}{path.name}")
     except SeriesError as err:
         log(f"error: {err}")
         return 2
     if check and stale:
         log(f"{stale} notebook(s) out of date: run `python tools/make_navigation.py`")
         return 1
-    log(f"{len(entries)} notebooks: navigation {'up to date' if check or not stale else 'written'}")
+    log(f"{total} notebooks: navigation {'up to date' if check or not stale else 'written'}")
     return 0
 
 

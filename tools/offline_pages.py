@@ -5,6 +5,9 @@
 - MathJax 3.2.2 (Apache-2.0), configured the same way for a deck and for a page.
 - The CJK font that attnlib bundles (Noto Sans SC subset, SIL OFL 1.1), copied beside the pages.
 - Links between notebooks rewritten to links between pages.
+- The three editions (English in `notebooks/`, 简体中文 in `notebooks/zh-Hans/`, 繁體中文 in
+  `notebooks/zh-Hant/`): each is written to its own folder (`<out>/`, `<out>/zh-Hans/`, `<out>/zh-Hant/`)
+  sharing one `vendor/`, and every page carries a switch to the same page in the other languages.
 - `static_outputs`: every widget output of a notebook as a page with no kernel can show it. A lab becomes
   the lab itself (`attnlib.labs.mount_html`, drawn from the state the notebook stored), a widget that stores
   a static form of itself (the quizzes) keeps that, and any other widget gets a short note.
@@ -33,7 +36,11 @@ CJK_FONT = ROOT / "attnlib" / "fonts" / "NotoSansSC-Subset.ttf"  # SIL OFL 1.1, 
 LABS = ROOT / "attnlib" / "labs"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
-NOTEBOOK_LINK = re.compile(r"\]\((\d\d_\w+)\.ipynb(#[^)]*)?\)")
+# A link to a notebook of this edition or, as the navigation cells write them, of another one
+# (`../NN_name.ipynb`, `../zh-Hant/NN_name.ipynb`, `zh-Hans/NN_name.ipynb`).
+NOTEBOOK_LINK = re.compile(r"\]\(((?:\.\./)?(?:zh-Han[st]/)?\d\d_\w+)\.ipynb(#[^)]*)?\)")
+LANGUAGES = ("en", "zh-Hans", "zh-Hant")
+LANGUAGE_NAMES = {"en": "English", "zh-Hans": "简体中文", "zh-Hant": "繁體中文"}
 
 WIDGET_NOTE = (
     '<div class="offline-widget">This widget needs Python: open the notebook in JupyterLab '
@@ -179,6 +186,62 @@ def link_notebooks(source: str, suffix: str) -> str:
     return NOTEBOOK_LINK.sub(rf"](\1{suffix}\2)", source)
 
 
+def edition_of(path: Path) -> str:
+    """The language of a notebook: the name of its folder for an edition, English otherwise."""
+    return path.parent.name if path.parent.name in LANGUAGES[1:] else "en"
+
+
+def edition_folder(out: Path, language: str) -> Path:
+    return out if language == "en" else out / language
+
+
+def root_prefix(language: str) -> str:
+    """From an edition's folder back to the output folder (where vendor/ and assets/ are)."""
+    return "" if language == "en" else "../"
+
+
+def sibling_href(name: str, language: str, target: str) -> str:
+    """The relative address, from the page `name` of `language`, of the same page in `target`."""
+    return f"{root_prefix(language)}{'' if target == 'en' else target + '/'}{name}"
+
+
+def language_switch(name: str, language: str, available: Iterable[str], css_class: str = "languages") -> str:
+    """English · 简体中文 · 繁體中文 for the page `name`: this language in bold, the others linked."""
+    import html
+
+    available = set(available)
+    parts = []
+    for lang in LANGUAGES:
+        if lang == language:
+            parts.append(f'<strong lang="{lang}">{LANGUAGE_NAMES[lang]}</strong>')
+        elif lang in available:
+            href = html.escape(sibling_href(name, language, lang))
+            parts.append(f'<a lang="{lang}" hreflang="{lang}" href="{href}">{LANGUAGE_NAMES[lang]}</a>')
+    return f'<span class="{css_class}">{" · ".join(parts)}</span>'
+
+
+def with_language(page: str, language: str) -> str:
+    """A page's ``<html lang>`` set to `language` (nbconvert takes ISO 639-1 codes only, no zh-Hant)."""
+    return re.sub(r'<html lang="[^"]*"', f'<html lang="{language}"', page, count=1)
+
+
+def editions(notebooks: Iterable[Path]) -> dict[str, list[Path]]:
+    """The notebooks grouped by language, English first."""
+    grouped: dict[str, list[Path]] = {}
+    for path in notebooks:
+        grouped.setdefault(edition_of(path), []).append(path)
+    return {lang: grouped[lang] for lang in LANGUAGES if lang in grouped}
+
+
+def default_notebooks() -> list[Path]:
+    """Every notebook of every edition."""
+    folder = ROOT / "notebooks"
+    found = sorted(folder.glob("[0-9][0-9]_*.ipynb"))
+    for lang in LANGUAGES[1:]:
+        found += sorted((folder / lang).glob("[0-9][0-9]_*.ipynb"))
+    return found
+
+
 def lab_state(model: Mapping[str, Any] | None) -> dict[str, Any] | None:
     """``{"spec", "values"}`` of a stored widget model if it is one of attnlib's labs, else None."""
     if not model:
@@ -235,10 +298,12 @@ def command_line(doc: str, default_out: Path, build: Callable[..., list[Path]],
     """The command line both builds share: notebooks (default: all of them) and --out; exit 2 when the
     pinned libraries cannot be had."""
     parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
-    parser.add_argument("notebooks", nargs="*", type=Path, help="default: every notebook in notebooks/")
+    parser.add_argument(
+        "notebooks", nargs="*", type=Path, help="default: every notebook of notebooks/ and its editions"
+    )
     parser.add_argument("--out", type=Path, default=default_out)
     args = parser.parse_args(argv)
-    notebooks = args.notebooks or sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    notebooks = args.notebooks or default_notebooks()
     if not notebooks:
         print("no notebooks found", file=sys.stderr)
         return 1

@@ -35,26 +35,35 @@ def test_jupyterlab_rise_is_installed_and_enabled():
 
 
 def test_every_notebook_uses_the_rise_theme_without_web_fonts_and_scrolls_a_tall_slide():
-    for path in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")):
+    for path in sorted((ROOT / "notebooks").glob("**/[0-9][0-9]_*.ipynb")):  # every edition
         rise = json.loads(path.read_text(encoding="utf-8"))["metadata"].get("rise", {})
         assert rise.get("theme") == "white", f"{path.name}: run python tools/make_navigation.py"
         assert rise.get("scroll") is True and rise.get("center") is False, f"{path.name}: run tools/make_navigation.py"
 
 
-def test_rise_presents_offline(jupyter_lab, page):
+def headings(path: Path) -> list[str]:
+    """The first heading of the first two slide cells of a notebook (what RISE shows first and second)."""
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    slides = [c for c in nb["cells"] if c["metadata"].get("slideshow", {}).get("slide_type") == "slide"]
+    return ["".join(c["source"]).splitlines()[0].lstrip("# ").split(" · ")[-1] for c in slides[:2]]
+
+
+@pytest.mark.parametrize("notebook", ["00_start_here.ipynb", "zh-Hant/00_start_here.ipynb"])
+def test_rise_presents_offline(jupyter_lab, page, notebook):
     requests = []
     page.on("request", lambda r: requests.append(r.url))
-    page.goto(f"{jupyter_lab.url}/rise/00_start_here.ipynb?token={jupyter_lab.token}")
+    page.goto(f"{jupyter_lab.url}/rise/{notebook}?token={jupyter_lab.token}")
 
     page.wait_for_function(
         "() => document.querySelectorAll('.reveal .slides section').length >= 3", timeout=60_000
     )
+    title, second = headings(ROOT / "notebooks" / notebook)
     first = page.locator(".reveal .slides section.present").first
-    assert "Start here" in first.text_content()
+    assert title in first.text_content()
     page.wait_for_selector(".reveal section.present mjx-container", timeout=30_000)  # the formula, typeset
     page.keyboard.press("ArrowRight")
     page.wait_for_function(
-        "() => document.querySelector('.reveal .slides section.present')?.textContent.includes('The path')"
+        "(s) => document.querySelector('.reveal .slides section.present')?.textContent.includes(s)", arg=second
     )
 
     assert requests

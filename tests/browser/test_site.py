@@ -34,6 +34,10 @@ import build_site  # noqa: E402
 import offline_pages  # noqa: E402
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+# The Chinese editions go into the site as well, in <site>/zh-Hans/ and <site>/zh-Hant/; one page of each is
+# opened in the browser.
+EDITION_NOTEBOOKS = sorted((ROOT / "notebooks").glob("zh-Han[st]/[0-9][0-9]_*.ipynb"))
+EDITIONS = [ROOT / "notebooks" / lang / "01_inner_products.ipynb" for lang in ("zh-Hans", "zh-Hant")]
 RAW_TEX = re.compile(r"\$\$|\\(frac|sqrt|mathrm|top|infty|left|right)\b")
 
 # Prose of a page (Markdown cells, text outputs of quizzes, the index) with code and typeset math removed.
@@ -70,7 +74,7 @@ def require_assets(what: str) -> None:
 def site(tmp_path_factory) -> Path:
     require_assets("the site")
     out = tmp_path_factory.mktemp("site")
-    build_site.build(NOTEBOOKS, out, log=lambda *_: None)
+    build_site.build(NOTEBOOKS + EDITION_NOTEBOOKS, out, log=lambda *_: None)
     return out
 
 
@@ -181,3 +185,36 @@ def test_lab_state_on_the_page_is_the_stored_state(page, site):
                           "r => ({spec: r.attnLab.spec, values: JSON.parse(r.dataset.values)}))")
     assert len(shown) == len(stored)
     assert all(lab in stored for lab in shown)  # == on numbers: JSON has no 2.0, only 2
+
+
+# ---- the Chinese editions -----------------------------------------------------------------------------
+
+CJK_FONT_LOADED_JS = """async () => {
+    await document.fonts.load('16px "Attn CJK"', '權');
+    return Array.from(document.fonts).filter(f => f.family.replace(/"/g, '') === 'Attn CJK').map(f => f.status);
+}"""
+
+
+@pytest.mark.parametrize("edition", EDITIONS, ids=lambda p: p.parent.name)
+def test_chinese_page_works_offline_and_switches_language(page, site, edition):
+    assert edition.exists(), f"{edition.relative_to(ROOT)} is missing: run `python tools/translate.py build`"
+    lang = edition.parent.name
+    watch = Watch(page)
+    page.goto((site / lang / f"{edition.stem}.html").as_uri())
+    page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
+    page.evaluate("() => MathJax.startup.promise")
+    assert page.locator("html").get_attribute("lang") == lang
+    assert page.locator("mjx-container").count() > 0 and page.locator("mjx-merror").count() == 0
+    assert page.locator(".attn-lab").count() == stored_labs(edition)
+    assert "loaded" in page.evaluate(CJK_FONT_LOADED_JS), "the bundled CJK font did not load"
+    switch = page.locator("header.site-bar .languages").first
+    assert switch.locator("strong").inner_text() == offline_pages.LANGUAGE_NAMES[lang]
+    targets = switch.locator("a").evaluate_all("links => links.map(a => a.href)")
+    assert len(targets) == 2  # the two other languages
+    for href in targets + page.evaluate("() => Array.from(document.querySelectorAll('a[href]')).map(a => a.href)"):
+        parts = urlsplit(href)
+        if parts.scheme == "file":
+            assert Path(unquote(parts.path)).is_file(), f"broken link: {href}"
+    english = site / f"{edition.stem}.html"
+    assert english.as_uri() in targets
+    watch.check()

@@ -197,3 +197,47 @@ def test_the_walk_names_a_slide_that_does_not_fit(page, decks, tmp_path):
     assert count == 3
     assert [(o.h, o.title) for o in overflows] == [(1, "Too long"), (2, "x" * 60)], overflows
     assert overflows[0].below > 100 and overflows[1].beyond > 100
+
+
+# ---- the Chinese editions -----------------------------------------------------------------------------
+
+EDITIONS = [ROOT / "notebooks" / lang / "01_inner_products.ipynb" for lang in ("zh-Hans", "zh-Hant")]
+CJK_FONT_LOADED_JS = """async () => {
+    await document.fonts.load('16px "Attn CJK"', '權');
+    return Array.from(document.fonts).filter(f => f.family.replace(/"/g, '') === 'Attn CJK').map(f => f.status);
+}"""
+
+
+@pytest.fixture(scope="module")
+def edition_decks(decks, tmp_path_factory) -> Path:
+    """Notebook 01 in all three languages: <out>/, <out>/zh-Hans/, <out>/zh-Hant/ (one shared vendor/)."""
+    out = tmp_path_factory.mktemp("edition-slides")
+    missing = [p for p in EDITIONS if not p.exists()]
+    assert not missing, f"{missing} missing: run `python tools/translate.py build`"
+    build_slides.build([ROOT / "notebooks" / EDITIONS[0].name, *EDITIONS], out, log=lambda *_: None)
+    return out
+
+
+@pytest.mark.parametrize("edition", EDITIONS, ids=lambda p: p.parent.name)
+def test_chinese_deck_works_offline_fits_and_switches_language(page, edition_decks, edition):
+    lang = edition.parent.name
+    requests, failed = [], []
+    page.on("request", lambda r: requests.append(r.url))
+    page.on("requestfailed", lambda r: failed.append(r.url))
+    page.route(re.compile(r"^(?!file:|data:).*"), lambda route: route.abort())
+    deck = edition_decks / lang / f"{edition.stem}.slides.html"
+    page.goto(deck.as_uri())
+    page.wait_for_function("() => window.Reveal && Reveal.isReady()", timeout=15_000)
+    page.evaluate("() => MathJax.startup.promise")
+    assert page.locator("html").get_attribute("lang") == lang
+    assert page.locator("mjx-container").count() > 0 and page.locator("mjx-merror").count() == 0
+    assert page.locator(".attn-lab").count() == stored_labs(edition)
+    assert "loaded" in page.evaluate(CJK_FONT_LOADED_JS), "the bundled CJK font did not load"
+    links = page.locator(".deck-languages a").evaluate_all("links => links.map(a => a.href)")
+    assert (edition_decks / f"{edition.stem}.slides.html").as_uri() in links and len(links) == 2
+    for href in links:
+        assert Path(href.removeprefix("file://")).is_file(), f"broken language link: {href}"
+    off_disk = [url for url in requests if not url.startswith(("file://", "data:"))]
+    assert requests and not off_disk and not failed, (off_disk[:3], failed[:3])
+    count, overflows = slide_fit.measure_deck(page, f"{lang}/{edition.stem}")
+    assert count >= 3 and not overflows, "\n".join(map(str, overflows))

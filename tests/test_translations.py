@@ -1,0 +1,495 @@
+"""The Chinese editions: staleness check, build, glossary, catalogues and the font that draws them.
+
+The first group runs tools/translate.py on a small made-up notebook and catalogue in a temporary folder,
+so it proves the machinery whatever the real catalogues hold. The second group checks the real
+catalogues: the tests that ask for Chinese (a translated entry contains Chinese, the glossary's terms are
+used) fail while a catalogue still holds the English placeholders that `translate.py skeleton` writes.
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import re
+import sys
+import warnings
+from pathlib import Path
+
+import nbformat
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+import make_cjk_font  # noqa: E402
+import make_navigation  # noqa: E402
+import translate  # noqa: E402
+
+GLOSSARY = ROOT / "docs" / "glossary.md"
+HAN = re.compile(r"[\u3400-\u9fff]")
+
+
+# --- the machinery, on a made-up series -------------------------------------------------------------
+
+INTRO = "# 01 · Demo\n\nA row of $X$ is one token.\nCall `f(x)` to see it.\n\n![a figure](figures/a.svg)"
+NOTES = "Ask the room: which row is longest?"
+SETUP = "import numpy as np\n\nimport attnlib\n\nrng = np.random.default_rng(0)"
+
+
+def english_notebook() -> nbformat.NotebookNode:
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.cells = [
+        nbformat.v4.new_markdown_cell(INTRO, id="intro"),
+        nbformat.v4.new_markdown_cell(NOTES, id="notes", metadata={"slideshow": {"slide_type": "notes"}}),
+        nbformat.v4.new_code_cell(SETUP, id="setup"),
+        nbformat.v4.new_code_cell("print(np.round(rng.random(2), 3))", id="work"),
+    ]
+    return nb
+
+
+def entry(cell_id: str, text: str, english: str) -> str:
+    return f"<!-- cell {cell_id} · en {translate.english_hash(english)} -->\n{text}\n"
+
+
+HANS_INTRO = "# 01 · 演示\n\n$X$ 的一{行}是一个词元。\n调用 `f(x)` 看看，数据就在这里。\n\n![图](figures/a.svg)"
+HANS_NOTES = "问大家：哪一{行}最长？"
+
+
+@pytest.fixture
+def repo(tmp_path, monkeypatch):
+    """A repository with one English notebook, its zh-Hans catalogue, overrides and a library catalogue."""
+    notebooks = tmp_path / "notebooks"
+    (notebooks / "translations" / "zh-Hans").mkdir(parents=True)
+    nbformat.write(english_notebook(), notebooks / "01_demo.ipynb")
+    (notebooks / "translations" / "zh-Hans" / "01_demo.md").write_text(
+        entry("intro", HANS_INTRO, INTRO) + "\n" + entry("notes", HANS_NOTES, NOTES), encoding="utf-8"
+    )
+    (notebooks / "translations" / "zh-Hant-overrides.tsv").write_text(
+        "# comment\n資料\t數據\n資料集\t資料集合\n", encoding="utf-8"
+    )
+    locale = tmp_path / "attnlib" / "locale"
+    (locale / "zh-Hans").mkdir(parents=True)
+    (locale / "zh-Hans" / "plot.json").write_text(
+        json.dumps({"weights · d_k={d_k}": "权重 · d_k={d_k}", "one row per token": "每个词元一{行}"}),
+        encoding="utf-8",
+    )
+    for name, value in [
+        ("ROOT", tmp_path),
+        ("NOTEBOOKS", notebooks),
+        ("CATALOGUES", notebooks / "translations"),
+        ("OVERRIDES", notebooks / "translations" / "zh-Hant-overrides.tsv"),
+        ("LOCALE", locale),
+    ]:
+        monkeypatch.setattr(translate, name, value)
+    return tmp_path
+
+
+def check(log: list[str] | None = None) -> tuple[int, str]:
+    messages: list[str] = []
+    status = translate.check(log=messages.append)
+    return status, "\n".join(messages)
+
+
+def build_and_mark_executed() -> None:
+    """Build, then record the code as executed (running a kernel is `execute`'s job, not this test's)."""
+    translate.build(log=lambda _: None)
+    for language in translate.EDITIONS:
+        path = translate.NOTEBOOKS / language / "01_demo.ipynb"
+        nb = nbformat.read(path, as_version=4)
+        nb.metadata[translate.EDITION_KEY]["executed_code"] = translate.code_hash(nb)
+        translate.write_nb(nb, path)
+
+
+def edit_english(repo: Path, cell_id: str, text: str) -> None:
+    path = repo / "notebooks" / "01_demo.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    next(c for c in nb.cells if c.id == cell_id).source = text
+    nbformat.write(nb, path)
+
+
+def edition(repo: Path, language: str) -> nbformat.NotebookNode:
+    return nbformat.read(repo / "notebooks" / language / "01_demo.ipynb", as_version=4)
+
+
+def test_fresh_catalogue_and_editions_pass(repo):
+    status, message = check()
+    assert status == 1 and "notebooks/zh-Hans/01_demo.ipynb: missing" in message
+    build_and_mark_executed()
+    status, message = check()
+    assert status == 0, message
+
+
+def test_changed_english_cell_makes_check_fail_until_stamped(repo):
+    build_and_mark_executed()
+    edit_english(repo, "notes", "Ask the room: which column is longest?")
+    status, message = check()
+    assert status == 1
+    assert "notebooks/translations/zh-Hans/01_demo.md: cell notes: stale" in message
+    assert "stamp zh-Hans 01 notes" in message  # the fix is named
+    assert "cell intro" not in message
+    translate.stamp("zh-Hans", "01", ["notes"])  # the translator has updated the entry
+    translate.build(log=lambda _: None)
+    status, message = check()
+    assert status == 0, message
+
+
+def test_missing_entry_fails(repo):
+    build_and_mark_executed()
+    catalogue = repo / "notebooks" / "translations" / "zh-Hans" / "01_demo.md"
+    catalogue.write_text(entry("intro", HANS_INTRO, INTRO), encoding="utf-8")
+    status, message = check()
+    assert status == 1 and "01_demo.md: cell notes: no entry" in message
+
+
+def test_entry_whose_cell_is_gone_fails(repo):
+    build_and_mark_executed()
+    catalogue = repo / "notebooks" / "translations" / "zh-Hans" / "01_demo.md"
+    with catalogue.open("a", encoding="utf-8") as f:
+        f.write("\n" + entry("gone", "旧的", "old"))
+    status, message = check()
+    assert status == 1 and "01_demo.md: cell gone: no such Markdown cell in 01_demo.ipynb" in message
+
+
+def test_hand_edited_edition_and_unexecuted_code_fail(repo):
+    build_and_mark_executed()
+    nb = edition(repo, "zh-Hant")
+    nb.cells[0].source += "\n手改的一句。"
+    translate.write_nb(nb, repo / "notebooks" / "zh-Hant" / "01_demo.ipynb")
+    status, message = check()
+    assert status == 1
+    assert "notebooks/zh-Hant/01_demo.ipynb: out of date with its sources (cell intro)" in message
+    edit_english(repo, "work", "print(np.round(rng.random(3), 3))")
+    translate.build(log=lambda _: None)
+    status, message = check()
+    assert status == 1 and "notebooks/zh-Hans/01_demo.ipynb: its code changed" in message
+    assert "execute 01" in message
+
+
+def test_edition_has_the_same_cells_and_code_but_the_language_line(repo):
+    build_and_mark_executed()
+    english = nbformat.read(repo / "notebooks" / "01_demo.ipynb", as_version=4)
+    for language in translate.EDITIONS:
+        nb = edition(repo, language)
+        assert [c.id for c in nb.cells] == [c.id for c in english.cells] + ["navigation"]
+        assert [c.cell_type for c in nb.cells[:-1]] == [c.cell_type for c in english.cells]
+        assert nb.cells[3].source == english.cells[3].source
+        setup = nb.cells[2].source.splitlines()
+        assert setup == [*SETUP.splitlines()[:4], f'attnlib.set_language("{language}")', SETUP.splitlines()[4]]
+        assert "](../figures/a.svg)" in nb.cells[0].source  # relative images work from the subfolder
+        assert "`f(x)`" in nb.cells[0].source and "$X$" in nb.cells[0].source
+
+
+def test_zh_hant_is_converted_with_overrides_and_markup(repo):
+    build_and_mark_executed()
+    hans, hant = edition(repo, "zh-Hans").cells, edition(repo, "zh-Hant").cells
+    assert "$X$ 的一行是一个词元。" in hans[0].source  # {行}: a matrix row is 行 in 简体
+    assert "$X$ 的一列是一個詞元。" in hant[0].source  # ... and 列 in 繁體
+    assert "數據" in hant[0].source  # s2twp writes 資料; the override says 數據
+    assert hant[1].source == "問大家：哪一列最長？"
+    nav = hant[-1].source
+    assert "[English](../01_demo.ipynb) · [简体中文](../zh-Hans/01_demo.ipynb) · **繁體中文**" in nav
+
+
+def test_overrides_apply_longest_first_in_one_pass(repo):
+    overrides = translate.read_overrides()
+    assert overrides[0] == ("資料集", "資料集合")
+    # 資料集 is replaced as a whole, and the 資料 inside its replacement is not replaced again
+    assert translate.to_traditional("数据集和数据", overrides) == "資料集合和數據"
+
+
+def test_library_catalogue_for_zh_hant_is_generated_and_checked(repo):
+    build_and_mark_executed()
+    hant = json.loads((repo / "attnlib" / "locale" / "zh-Hant" / "plot.json").read_text(encoding="utf-8"))
+    assert hant == {"weights · d_k={d_k}": "權重 · d_k={d_k}", "one row per token": "每個詞元一列"}
+    (repo / "attnlib" / "locale" / "zh-Hans" / "plot.json").write_text(
+        json.dumps({"weights": "权重"}), encoding="utf-8"
+    )
+    status, message = check()
+    assert status == 1 and "attnlib/locale/zh-Hant/plot.json: out of date" in message
+
+
+def test_toc_is_not_part_of_what_an_entry_translates():
+    text = f"## 1. The path\n\n{translate.TOC_START}\n\n| a | b |\n\n{translate.TOC_END}\n"
+    other = text.replace("| a | b |", "| c | d |")
+    assert translate.without_toc(text) == translate.without_toc(other)
+    assert translate.TOC_START in translate.without_toc(text)
+
+
+def test_repository_translations_are_up_to_date():
+    messages: list[str] = []
+    status = translate.check(log=messages.append)
+    assert status == 0, "\n".join(messages)
+
+
+# --- the glossary --------------------------------------------------------------------------------
+
+
+def glossary() -> list[dict]:
+    """The glossary's rows: English term (without its note in parentheses), 简体, 繁體, forbidden words."""
+    rows = []
+    for line in GLOSSARY.read_text(encoding="utf-8").splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if not line.startswith("|") or len(cells) != 4 or cells[0] in ("English", "---"):
+            continue
+        english, hans, hant, banned = cells
+        banned = re.sub(r"\([^)]*\)", "", banned)  # advice in parentheses is not checked
+        rows.append({
+            "english": re.sub(r"\s*\(.*\)", "", english),
+            "hans": hans,
+            "hant": hant,
+            "not": [w.strip() for w in banned.split(",") if w.strip()],
+        })  # fmt: skip
+    renderings = {r["hans"] for r in rows}
+    for row in rows:  # a word that renders another term is never forbidden
+        row["not"] = [w for w in row["not"] if w not in renderings]
+    return rows
+
+
+def term_pattern(term: str) -> re.Pattern:
+    stem = re.escape(term)
+    if term.endswith("y"):
+        stem = re.escape(term[:-1]) + "(?:y|ies)"
+    elif term.endswith("x"):
+        stem = re.escape(term[:-1]) + "(?:x|ces)"
+    return re.compile(rf"(?<![\w-]){stem}(?:s|es|ed|ing)?(?![\w-])", re.I)
+
+
+def glossary_problems(pairs: list[tuple[str, str]], terms: list[dict], where: str) -> list[str]:
+    """For (English, 简体) pairs of one notebook or part of attnlib: terms not rendered, forbidden words."""
+    english = "\n".join(en for en, _ in pairs)
+    chinese = "\n".join(zh for _, zh in pairs)
+    found = []
+    for term in terms:
+        if term_pattern(term["english"]).search(english) and term["hans"] not in chinese:
+            found.append(f"{where}: the English says {term['english']!r} but the 简体 never {term['hans']!r}")
+        for word in term["not"]:
+            if word in chinese:
+                found.append(f"{where}: {word!r} is written for {term['english']!r}; the glossary says {term['hans']!r}")
+    return found
+
+
+def notebook_pairs(path: Path) -> list[tuple[str, str]]:
+    """(English cell text, its zh-Hans entry) for every entry of the catalogue of English notebook `path`."""
+    nb = nbformat.read(path, as_version=4)
+    entries = translate.read_catalogue(translate.catalogue_path(path))
+    return [
+        (translate.without_toc(c.source), translate.without_toc(entries[c.id].text))
+        for c in translate.translatable(nb)
+        if c.id in entries
+    ]
+
+
+def library_catalogues(language: str = "zh-Hans") -> dict[Path, dict[str, str]]:
+    return {p: json.loads(p.read_text(encoding="utf-8")) for p in sorted((ROOT / "attnlib" / "locale" / language).glob("*.json"))}
+
+
+ENGLISH_NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+
+
+def test_glossary_has_one_rendering_per_term():
+    rows = glossary()
+    assert len(rows) >= 25
+    english = [r["english"] for r in rows]
+    assert len(english) == len(set(english)), [t for t, n in collections.Counter(english).items() if n > 1]
+    assert all(r["hans"] and r["hant"] for r in rows)
+
+
+def test_glossary_hant_column_is_the_conversion_of_the_hans_column():
+    overrides = translate.read_overrides()
+    wrong = [
+        f"{r['english']}: {r['hans']} → {translate.edition_text(r['hans'], 'zh-Hant', overrides)}, glossary says {r['hant']}"
+        for r in glossary()
+        if translate.edition_text(r["hans"], "zh-Hant", overrides) != r["hant"]
+    ]
+    assert not wrong, "\n".join(wrong) + "\nfix the glossary or notebooks/translations/zh-Hant-overrides.tsv"
+
+
+def test_glossary_checker_finds_a_missing_term_and_a_forbidden_word():
+    terms = [{"english": "query", "hans": "查询", "hant": "查詢", "not": ["询问"]}]
+    assert glossary_problems([("Two queries.", "两个查询。")], terms, "x") == []
+    assert "never '查询'" in glossary_problems([("Two queries.", "两个问题。")], terms, "x")[0]
+    assert "'询问' is written" in glossary_problems([("No term.", "询问")], terms, "x")[0]
+
+
+@pytest.mark.parametrize("path", ENGLISH_NOTEBOOKS, ids=lambda p: p.stem)
+def test_notebook_catalogue_follows_the_glossary(path):
+    problems = glossary_problems(notebook_pairs(path), glossary(), translate.catalogue_path(path).name)
+    assert not problems, "\n".join(problems)
+
+
+def test_library_catalogues_follow_the_glossary():
+    problems = []
+    for path, mapping in library_catalogues().items():
+        problems += glossary_problems(list(mapping.items()), glossary(), f"attnlib/locale/zh-Hans/{path.name}")
+    assert not problems, "\n".join(problems)
+
+
+# --- the catalogues' entries ---------------------------------------------------------------------
+
+MATH_OR_CODE = re.compile(r"\$\$.*?\$\$|\$[^$\n]+\$|`[^`\n]+`", re.S)
+
+
+def has_prose(english: str) -> bool:
+    """English words outside formulas, code, links' targets and HTML comments."""
+    bare = re.sub(r"\]\([^)]*\)|<!--.*?-->", "", MATH_OR_CODE.sub("", english), flags=re.S)
+    return re.search(r"[A-Za-z]{3,}", bare) is not None
+
+
+@pytest.mark.parametrize("path", ENGLISH_NOTEBOOKS, ids=lambda p: p.stem)
+def test_every_prose_entry_is_in_chinese(path):
+    untranslated = [
+        en.splitlines()[0][:60] for en, zh in notebook_pairs(path) if has_prose(en) and not HAN.search(
+            MATH_OR_CODE.sub("", zh)
+        )
+    ]  # fmt: skip
+    assert not untranslated, f"{len(untranslated)} entries hold no Chinese, e.g. {untranslated[:3]}"
+
+
+@pytest.mark.parametrize("path", ENGLISH_NOTEBOOKS, ids=lambda p: p.stem)
+def test_formulas_and_code_spans_are_those_of_the_english(path):
+    wrong = []
+    for en, zh in notebook_pairs(path):
+        want, got = collections.Counter(MATH_OR_CODE.findall(en)), collections.Counter(MATH_OR_CODE.findall(zh))
+        if want != got:
+            wrong.append(f"{en.splitlines()[0][:50]!r}: missing {sorted(want - got)}, extra {sorted(got - want)}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_no_library_key_is_translated_two_ways():
+    seen: dict[str, tuple[str, str]] = {}
+    clashes = []
+    for path, mapping in library_catalogues().items():
+        for key, value in mapping.items():
+            if key in seen and seen[key][1] != value:
+                clashes.append(f"{key!r}: {seen[key][0]} says {seen[key][1]!r}, {path.name} says {value!r}")
+            seen.setdefault(key, (path.name, value))
+    assert not clashes, "\n".join(clashes)
+
+
+PLACEHOLDER = re.compile(r"\{[A-Za-z_][\w.\[\]]*(?:![rsa])?(?::[^{}]*)?\}")
+
+
+@pytest.mark.parametrize("language", ["zh-Hans", "zh-Hant"])
+def test_library_placeholders_are_kept(language):
+    wrong = [
+        f"{path.name}: {key!r} → {value!r}"
+        for path, mapping in library_catalogues(language).items()
+        for key, value in mapping.items()
+        if collections.Counter(PLACEHOLDER.findall(key)) != collections.Counter(PLACEHOLDER.findall(value))
+    ]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_zh_hant_library_catalogues_hold_no_markup():
+    leftovers = [
+        f"{p.name}: {v!r}" for p, m in library_catalogues("zh-Hant").items() for v in m.values() if "{行}" in v or "{列}" in v
+    ]
+    assert not leftovers
+
+
+def test_markup_is_resolved_in_each_language():
+    from attnlib.i18n import resolve_markup
+
+    assert resolve_markup("每{行}一个词元，共 {T} {行}", "zh-Hans") == "每行一个词元，共 {T} 行"
+    assert resolve_markup("每{行}一個詞元，第{列}", "zh-Hant") == "每列一個詞元，第行"
+
+
+def test_navigation_words_of_zh_hant_are_the_conversion_of_zh_hans():
+    hans, hant = make_navigation.WORDS["zh-Hans"], make_navigation.WORDS["zh-Hant"]
+    assert {k: translate.to_traditional(v) for k, v in hans.items()} == hant
+
+
+def test_site_and_slides_words_of_zh_hant_are_the_conversion_of_zh_hans():
+    import build_site
+    import build_slides
+
+    hans, hant = build_site.WORDS["zh-Hans"], build_site.WORDS["zh-Hant"]
+    assert {k: translate.to_traditional(v) for k, v in hans.items()} == hant
+    hans, hant = build_slides.INDEX_WORDS["zh-Hans"], build_slides.INDEX_WORDS["zh-Hant"]
+    assert tuple(translate.to_traditional(v) for v in hans) == hant
+
+
+# --- the font ------------------------------------------------------------------------------------
+
+
+def font_cmap() -> dict[int, str]:
+    from fontTools.ttLib import TTFont
+
+    with TTFont(make_cjk_font.OUTPUT_FONT) as font:
+        return font.getBestCmap()
+
+
+def test_font_covers_every_character_the_editions_show():
+    cmap = font_cmap()
+    missing = "".join(sorted(c for c in make_cjk_font.text_characters() | set("綠們機權語") if ord(c) not in cmap))
+    assert not missing, f"the bundled font lacks {missing}: run `python tools/make_cjk_font.py`"
+    assert make_cjk_font.OUTPUT_FONT.stat().st_size < make_cjk_font.MAX_BYTES
+
+
+def drawn_strings() -> list[str]:
+    """Every translated string attnlib may draw, and the glossary's terms in both editions."""
+    strings = [v for path in sorted((ROOT / "attnlib" / "locale").glob("*/*.json"))
+               for v in json.loads(path.read_text(encoding="utf-8")).values()]  # fmt: skip
+    strings += [translate.resolve_markup(r[col], lang) for r in glossary() for col, lang in (("hans", "zh-Hans"), ("hant", "zh-Hant"))]
+    return [*strings, "綠 們 機 權 語", "简体中文 · 繁體中文"]
+
+
+def test_every_translated_string_draws_with_no_missing_glyph(tmp_path):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from attnlib import plot
+
+    strings = drawn_strings()
+    with warnings.catch_warnings(), plot.use_style():
+        warnings.simplefilter("error")  # "Glyph ... missing from font(s)" fails the test
+        for start in range(0, len(strings), 40):
+            fig = plt.figure(figsize=(8, 12))
+            for i, text in enumerate(strings[start : start + 40]):
+                fig.text(0.01, 1 - (i + 1) / 41, text.replace("$", r"\$"), fontsize=8)
+            fig.savefig(tmp_path / f"strings-{start}.png")
+            plt.close(fig)
+    assert len(strings) > 100
+
+
+def test_committed_font_is_what_the_script_builds(tmp_path):
+    """Byte-identical: the committed subset is up to date with the text, and the build is deterministic."""
+    tarball = make_cjk_font.CACHE_DIR / f"expo-google-fonts-noto-sans-sc-{make_cjk_font.NPM_VERSION}.tgz"
+    if not tarball.exists():
+        pytest.skip(f"needs the font package in {tarball.parent} (`python tools/make_cjk_font.py` fetches it once)")
+    out = tmp_path / "font.ttf"
+    make_cjk_font.main(["--source", str(tarball), "--output", str(out)])
+    assert out.read_bytes() == make_cjk_font.OUTPUT_FONT.read_bytes(), "rerun `python tools/make_cjk_font.py`"
+
+
+# --- the editions as executed ----------------------------------------------------------------------
+
+NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?:e[-+]?\d+)?")
+
+
+def printed_numbers(cell) -> list[str]:
+    """The numbers a code cell printed (stdout and plain-text results), in order."""
+    texts = []
+    for output in cell.get("outputs", []):
+        if output.get("output_type") == "stream" and output.get("name") == "stdout":
+            texts.append(output.get("text", ""))
+        elif "text/plain" in output.get("data", {}) and not output["data"]["text/plain"].startswith("<"):
+            texts.append(output["data"]["text/plain"])
+    return NUMBER.findall("".join(texts))
+
+
+@pytest.mark.parametrize("path", ENGLISH_NOTEBOOKS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("language", translate.EDITIONS)
+def test_editions_print_the_same_numbers_as_the_english(path, language):
+    edition_path = ROOT / "notebooks" / language / path.name
+    assert edition_path.exists(), "run `python tools/translate.py build` and `execute`"
+    english = {c.id: c for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code"}
+    differ = []
+    for cell in nbformat.read(edition_path, as_version=4).cells:
+        if cell.cell_type != "code" or "NBVAL_IGNORE_OUTPUT" in cell.source or cell.id not in english:
+            continue
+        if printed_numbers(cell) != printed_numbers(english[cell.id]):
+            differ.append(f"cell {cell.id}: {printed_numbers(english[cell.id])[:6]} vs {printed_numbers(cell)[:6]}")
+    assert not differ, "\n".join(differ)
