@@ -21,7 +21,7 @@ import json
 from functools import cache
 from pathlib import Path
 
-__all__ = ["LANGUAGES", "N_", "language", "set_language", "tr"]
+__all__ = ["LANGUAGES", "N_", "language", "rows_and_columns", "set_language", "tr"]
 
 LANGUAGES = ("en", "zh-Hans", "zh-Hant")
 LOCALE_DIR = Path(__file__).with_name("locale")
@@ -61,13 +61,28 @@ def catalogue(name: str) -> dict[str, str]:
     return merged
 
 
+# A matrix row and column, written {行} and {列} in the 简体 catalogues: Taiwan usage swaps the two.
+_ROW_COLUMN = {"zh-Hans": ("行", "列"), "zh-Hant": ("列", "行")}
+
+
+def rows_and_columns(text: str, name: str) -> str:
+    """`text` with the markup ``{行}`` (a matrix row) and ``{列}`` (a matrix column) written for language
+    `name`: 行/列 in 简体, 列/行 in 繁體. Text without the markup comes back as it was."""
+    if name not in _ROW_COLUMN:
+        return text
+    row, column = _ROW_COLUMN[name]
+    return text.replace("{行}", row).replace("{列}", column)
+
+
 def tr(text: str) -> str:
     """`text` in the current language; English when the catalogue has no entry for it.
 
     Placeholders such as ``{d_k}`` are kept, so translate first and ``.format`` after:
-    ``tr("weights · d_k={d_k}").format(d_k=4)``.
+    ``tr("weights · d_k={d_k}").format(d_k=4)``. The row and column markup of the catalogues
+    (``{行}``, ``{列}``) is resolved here, so ``.format`` never sees it.
     """
-    return catalogue(_current[0]).get(text, text)
+    name = _current[0]
+    return rows_and_columns(catalogue(name).get(text, text), name)
 
 
 def N_(text: str) -> str:  # noqa: N802 (the gettext name for "translate later")
