@@ -76,7 +76,7 @@ function frame(spec, values) {
   const causal = values.mask === "causal" || values.mask === "both";
   const out = { lengths: [], tokens: [], keep: [], scores: [], weights: [], leak: [], names: [] };
   let blocked = 0, cells = 0;
-  d.tokens.forEach((words, b) => {
+  d.tokens.forEach((sentenceTokens, b) => {
     const n = Math.min(values[`length_${b + 1}`], T);
     const full = d.scores[b][n - 1];
     const scores = full.slice(0, T).map((row) => row.slice(0, T));
@@ -90,7 +90,7 @@ function frame(spec, values) {
     }
     keep.forEach((row) => row.forEach((k) => { cells += 1; if (!k) blocked += 1; }));
     out.lengths.push(n);
-    out.tokens.push(words.slice(0, T).map((t, j) => (j < n ? t : d.pad)));
+    out.tokens.push(sentenceTokens.slice(0, T).map((t, j) => (j < n ? t : d.pad)));
     out.keep.push(keep); out.scores.push(scores); out.weights.push(weights); out.leak.push(leak);
     out.names.push(words(d.text.sentence, { b: b + 1, n }) + (T > n ? words(d.text.padded, { pads: T - n, pad: d.pad }) : ""));
   });
