@@ -50,6 +50,8 @@ def bundle(name: str) -> str:
     anywidget loads a module from a string and a page opened from disk cannot import other files,
     so the two plain modules are joined here (the lab's single ``import ... from "./kit.js"`` line is
     replaced by the kit's source). No other build step.
+
+    Taught in: 01 §1
     """
     source = (HERE / f"{name}.js").read_text(encoding="utf-8")
     if len(_IMPORT.findall(source)) != 1:
@@ -69,6 +71,8 @@ def fill(template: str, fields: Mapping[str, Any]) -> str:
 
     Strings are HTML-escaped (a token such as ``<pad>`` must show as written); numbers without a
     format are printed as integers.
+
+    Taught in: 01 §1
     """
 
     def one(match: re.Match[str]) -> str:
@@ -93,6 +97,8 @@ class Control:
     ``options`` are the values the control can take, in order; ``labels`` how the page names them.
     ``limit`` names another control whose value bounds this one from above (the mask lab's
     sentence lengths are at most the sequence length). Setting ``value`` from Python moves the page.
+
+    Taught in: 01 §1
     """
 
     name: str
@@ -134,7 +140,10 @@ class Control:
 
 
 def slider(name: str, description: str, start: float, stop: float, step: float) -> Control:
-    """A slider from ``start`` to ``stop`` in steps of ``step``, values rounded so that 0.1 stays 0.1."""
+    """A slider from ``start`` to ``stop`` in steps of ``step``, values rounded so that 0.1 stays 0.1.
+
+    Taught in: 01 §1
+    """
     n = int(round((stop - start) / step))
     decimals = max(0, -int(np.floor(np.log10(step)))) if step < 1 else 0
     values = [round(start + i * step, decimals) for i in range(n + 1)]
@@ -165,7 +174,10 @@ def _plain(value: Any) -> Any:
 
 
 def axis_spec(ax: Any) -> dict[str, Any]:
-    """Limits, ticks and tick labels of a matplotlib axes, so the page draws the same axes."""
+    """Limits, ticks and tick labels of a matplotlib axes, so the page draws the same axes.
+
+    Taught in: 01 §1
+    """
     out: dict[str, Any] = {}
     for name, axis, lim in (("x", ax.xaxis, ax.get_xlim()), ("y", ax.yaxis, ax.get_ylim())):
         lo, hi = sorted(lim)
@@ -200,6 +212,8 @@ def fonts_for(texts: Sequence[str]) -> list[dict[str, str]]:
 
     ``texts`` must hold every text the lab writes, translations included (the lab is built in the
     language it shows).
+
+    Taught in: 01 §1
     """
     latin = "".join(chr(c) for c in range(32, 127)) + "θ·√−∞°×‖ᵀₖσ≤≥…"
     used = "".join(sorted(set("".join(texts)) - set(latin) - {"\n"}))
@@ -213,7 +227,10 @@ def fonts_for(texts: Sequence[str]) -> list[dict[str, str]]:
 
 def colour_table(kind: str, n: int = 256) -> dict[str, Any]:
     """The colour map of ``attnlib.plot`` for ``kind`` as ``n`` hex colours, with the text colour
-    (black or white) that reads best on each, by the rule the static heatmaps use."""
+    (black or white) that reads best on each, by the rule the static heatmaps use.
+
+    Taught in: 01 §1
+    """
     cmap = colour_map(kind)
     norm = mpl.colors.Normalize(0.0, 1.0)
     steps = (np.arange(n) + 0.5) / n
@@ -249,6 +266,8 @@ class Lab(anywidget.AnyWidget):
     ----------
     controls : dict of Control
     values : dict, the setting on show; ``state`` the frame at that setting; ``readout`` its text.
+
+    Taught in: 01 §1
     """
 
     _esm = traitlets.Unicode().tag(sync=True)
@@ -370,6 +389,8 @@ def mount_html(name: str, state: Mapping[str, Any], element_id: str) -> str:
 
     ``state`` is ``{"spec", "values"}`` as the notebook stored it (or ``Lab.page_state()``).
     The module is inlined because a page opened from disk (file://) cannot import other modules.
+
+    Taught in: 01 §1
     """
     payload = json.dumps(dict(state), ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
     return (

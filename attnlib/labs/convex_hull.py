@@ -34,6 +34,8 @@ def make_convex_hull_lab(X: Any, tokens: list[str], *, scale: float = 1.0, max_s
     Lab
         Faint trails show each output's whole path; ``lab.state`` holds ``weights`` (T, T), ``out``
         (T, 2) and ``inside`` (whether every output lies in the hull).
+
+    Taught in: 03 §3
     """
     X = as_float_array(X, "X", expected="(T, 2)")
     if X.ndim != 2 or X.shape[1] != 2 or X.shape[0] != len(tokens):

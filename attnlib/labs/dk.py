@@ -54,6 +54,8 @@ def make_dk_lab(
     Lab
         ``lab.state`` holds ``d_k``, ``scaled``, ``n_keys``, ``weights`` (n_keys,), ``score_std``,
         ``sigma``, ``max_weight``, ``entropy`` and ``gradient``.
+
+    Taught in: 05 §5
     """
     rng = check_generator(rng)
     if d_k not in DK_STEPS:

@@ -32,6 +32,8 @@ def make_dot_product_lab(*, angle: int = 60, length_a: float = 2.0, length_b: fl
     Lab
         Its readout shows θ, a·b, cos θ and the projection length a·b/|b|; ``lab.state`` holds
         ``a``, ``b``, ``dot``, ``cos`` and ``proj``.
+
+    Taught in: 01 §1
     """
     controls = [
         slider("angle", tr("angle θ (degrees)"), 0, 180, 5),

@@ -46,6 +46,8 @@ def make_generation_lab(
     Lab
         ``lab.state`` holds ``weights`` (n_heads, t): each head's attention from the last of the t
         characters so far, ``top_probs`` (top_k,) and ``p`` (the sampled character's probability).
+
+    Taught in: 09 §10
     """
     records = gpt.generation_lab_data(params, config, tokenizer, prompts, n_new=n_new,
                                       temperature=temperature, seed=seed, top_k=top_k)

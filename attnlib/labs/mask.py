@@ -53,6 +53,8 @@ def make_mask_lab(
         ``lab.state`` holds ``mask``, ``seq_len``, ``lengths``, ``tokens``, ``keep`` (B, T, T),
         ``scores``, ``weights`` (B, T, T) and ``leak`` (per sentence, the most weight a real token
         puts on padding keys).
+
+    Taught in: 06 §8
     """
     X = as_float_array(X, "X", expected="(B, T, d_model)")
     if X.ndim != 3 or len(tokens) != X.shape[0] or any(len(t) != X.shape[1] for t in tokens):

@@ -37,6 +37,8 @@ def make_softmax_scale_lab(
     Lab
         Bars of the row's weights beside the entropy curves of every row; ``lab.state`` holds
         ``weights`` (T,), ``entropy`` and ``largest``.
+
+    Taught in: 02 §5
     """
     scores = as_float_array(scores, "scores", expected="(T, T)")
     if scores.ndim != 2 or scores.shape != (len(tokens), len(tokens)):
