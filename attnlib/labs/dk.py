@@ -90,9 +90,6 @@ def make_dk_lab(
         sigma = 1.0 if is_scaled else float(roots[i])
         return s, float(np.std(s)), sigma
 
-    def uniform(n: int) -> tuple[float, float, float]:
-        return 1 / n, float(np.log(n)), float(np.sqrt(1 / n - 1 / n**2))
-
     kinds = (tr(KINDS[0]), KINDS[1])
     headline = tr(HEADLINE)
 
@@ -101,7 +98,7 @@ def make_dk_lab(
         _, std, sigma = histogram(i, scaled)
         weights = softmax(row_scores[:n_keys, i] / (roots[i] if scaled else 1.0))
         top, ent, grad = curves[n_keys][1 if scaled else 0][:, i]
-        u = uniform(n_keys)
+        u = plot.uniform_saturation(n_keys)
         fields = {"d_k": d_k, "kind": kinds[int(scaled)], "n_keys": n_keys,
                   "std": std, "sigma": sigma, "n_queries": n_queries, "top": float(top),
                   "entropy": float(ent),
@@ -145,7 +142,7 @@ def make_dk_lab(
         "normal": [np.round(np.exp(-0.5 * (x / s) ** 2), 5) for s in sigmas],
         "std": [[histogram(i, b)[1] for b in (False, True)] for i in range(len(widths))],
         "curves": [list(curves[n]) for n in keys],
-        "uniform": [uniform(n) for n in keys], "n_queries": n_queries,
+        "uniform": [plot.uniform_saturation(n) for n in keys], "n_queries": n_queries,
         "panels": [tr(title) for title, _ in plot.SATURATION_PANELS],
         "raw_colour": plot.RAW_COLOUR, "scaled_colour": plot.SCALED_COLOUR,
         "cmap": colour_table("weights"), "headline": headline,

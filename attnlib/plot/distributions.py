@@ -309,6 +309,16 @@ def update_entropy_curves(ax: Axes, *, highlight: int, mark: float) -> Axes:
     return ax
 
 
+def uniform_saturation(n_keys: int) -> tuple[float, float, float]:
+    """Largest weight, entropy and gradient size of uniform weights over ``n_keys`` keys:
+    ``1/n``, ``log n`` and ``√(1/n − 1/n²)`` (the dashed lines of ``saturation_curves``).
+
+    Taught in: 05 §3
+    """
+    n = n_keys
+    return 1 / n, float(np.log(n)), float(np.sqrt(1 / n - 1 / n**2))
+
+
 def saturation_curves(
     d_ks: Any,
     raw: Sequence[Any],
@@ -386,7 +396,7 @@ def update_saturation_curves(
         raise ValueError(
             f"raw and scaled must have shape (3, n) = (3, {d.size}); got {raw.shape}, {scaled.shape}"
         )
-    uniform = (1 / n_keys, np.log(n_keys), np.sqrt(1 / n_keys - 1 / n_keys**2))
+    uniform = uniform_saturation(n_keys)
     for k, ax in enumerate(axes):
         p = parts(ax, "saturation_curves")
         p.raw.set_data(d, raw[k])
