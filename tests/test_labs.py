@@ -23,6 +23,7 @@ X2 = np.array([[2.0, 0.5], [1.0, 2.0], [-1.0, 1.0]])  # the 2-D stand-in of note
 
 @pytest.fixture(autouse=True)
 def _style():
+    attnlib.set_language("en")  # whatever a test elsewhere left set: these labs are built in English
     with plot.use_style(), warnings.catch_warnings():
         warnings.filterwarnings("error", message=".*[Gg]lyph")  # a missing glyph (早 上 好) is a failure
         yield
