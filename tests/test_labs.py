@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import re
 import warnings
+from functools import cache
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -21,6 +23,7 @@ X2 = np.array([[2.0, 0.5], [1.0, 2.0], [-1.0, 1.0]])  # the 2-D stand-in of note
 
 @pytest.fixture(autouse=True)
 def _style():
+    attnlib.set_language("en")  # whatever a test elsewhere left set: these labs are built in English
     with plot.use_style(), warnings.catch_warnings():
         warnings.filterwarnings("error", message=".*[Gg]lyph")  # a missing glyph (早 上 好) is a failure
         yield
@@ -63,10 +66,25 @@ def build(name: str) -> labs.Lab:
 NAMES = ["dot_product", "softmax_scale", "convex_hull", "dk", "mask", "generation"]
 
 
-@pytest.fixture(scope="module", params=NAMES)
+@cache
+def built(name: str, language: str = "en") -> tuple[labs.Lab, dict]:
+    """Each lab built once per language (the d_k and generation labs take a second), with its defaults."""
+    attnlib.set_language(language)
+    try:
+        with plot.use_style():
+            lab = build(name)
+    finally:
+        attnlib.set_language("en")
+    return lab, dict(lab.values)
+
+
+@pytest.fixture(params=NAMES)
 def lab(request):
-    with plot.use_style():
-        return build(request.param)
+    """A lab at its default setting; whatever a test moves is put back, so no test sees another's moves."""
+    shared, defaults = built(request.param)
+    shared.values = dict(defaults)
+    yield shared
+    shared.values = dict(defaults)
 
 
 # ---- every lab -------------------------------------------------------------------------------------
@@ -139,17 +157,6 @@ def test_page_state_round_trips_as_the_notebook_stores_it(lab):
 
 
 # ---- numbers as the page prints them -----------------------------------------------------------------
-
-
-@pytest.mark.parametrize(("x", "digits", "text"), [
-    (0.125, 2, "0.12"),  # a tie goes to the even digit, as Python's format does
-    (0.375, 2, "0.38"),
-    (-0.0004, 3, "0.000"),  # no "−0.000"
-    (-1.5, 1, "−1.5"),  # a real minus sign
-    (-np.inf, 2, "−∞"),
-])
-def test_number(x, digits, text):
-    assert base.number(x, digits) == text
 
 
 def test_fill_escapes_tokens_and_formats_numbers():
@@ -285,7 +292,6 @@ def test_scale_and_hull_labs_refuse_bad_shapes():
 def test_each_lab_names_the_section_that_shows_it(name):
     """'Taught in: NN §k' in the lab's module docstring: section k of notebook NN builds this lab."""
     import importlib
-    from pathlib import Path
 
     module = importlib.import_module(f"attnlib.labs.{name}")
     found = re.search(r"Taught in: (\d\d) §(\d+)", module.__doc__)
@@ -305,8 +311,6 @@ def test_each_lab_names_the_section_that_shows_it(name):
 def test_notebooks_store_the_current_page_modules():
     """A notebook keeps the lab's ES module in its widget state (JupyterLab draws a saved lab from it):
     after a change to a lab's .js, the notebooks that show it must be executed again."""
-    from pathlib import Path
-
     stale, found = [], 0
     for path in sorted((Path(__file__).parents[1] / "notebooks").glob("*.ipynb")):
         widgets = json.loads(path.read_text(encoding="utf-8"))["metadata"].get("widgets", {})
@@ -318,3 +322,73 @@ def test_notebooks_store_the_current_page_modules():
                     stale.append(f"{path.name} ({state['spec']['name']})")
     assert found >= len(NAMES), f"only {found} labs stored in the notebooks"
     assert not stale, f"re-execute these notebooks, their lab modules are stale: {stale}"
+
+
+# ---- the Chinese edition ------------------------------------------------------------------------------
+
+
+def test_every_text_a_lab_writes_has_a_simplified_chinese_entry():
+    from test_plot import check_catalogue
+
+    check_catalogue(Path(labs.__file__).parent, "labs")
+
+
+def _numbers(text: str) -> list[str]:
+    return re.findall(r"−?\d+(?:\.\d+)?", text)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_lab_built_in_chinese_speaks_chinese_with_the_same_numbers(name):
+    english, _ = built(name)
+    chinese, _ = built(name, "zh-Hans")
+    cjk = re.compile(r"[\u4e00-\u9fff]")
+    assert cjk.search(chinese.spec["readout"]) and not cjk.search(english.spec["readout"])
+    for control in english.controls:
+        en, zh = english.controls[control].description, chinese.controls[control].description
+        if re.search(r"[a-z]{4,}", en):  # words, not only a symbol such as "d_k"
+            assert cjk.search(zh), f"{name}: control {control} reads {zh!r} in Chinese"
+    assert chinese.spec["controls"][0]["options"] == english.spec["controls"][0]["options"]
+    for values in english.settings()[:: max(1, len(english.settings()) // 40)]:
+        a, b = english.frame(**values), chinese.frame(**values)
+        for key, value in a.items():
+            if isinstance(value, np.ndarray):
+                np.testing.assert_array_equal(value, b[key], err_msg=f"{name} {values} {key}")
+        shown_en = base.fill(english.spec["readout"], a["fields"])
+        shown_zh = base.fill(chinese.spec["readout"], b["fields"])
+        # Every number, written the same (a translation may put them in another order).
+        assert shown_en != shown_zh and sorted(_numbers(shown_en)) == sorted(_numbers(shown_zh)), (shown_en, shown_zh)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_chinese_lab_carries_a_font_for_every_character_it_writes(name):
+    import base64
+    import io
+
+    from fontTools.ttLib import TTFont
+
+    lab, _ = built(name, "zh-Hans")
+    written = set(lab.spec["readout"]) | set("".join(base._strings(lab.spec["data"])))
+    for control in lab.spec["controls"]:
+        written |= set(control["description"] + "".join(control["labels"]))
+    cjk = {c for c in written if ord(c) >= 0x2E80}
+    assert cjk, f"{name}: no Chinese in the lab"
+    face = next(f for f in lab.spec["fonts"] if f["family"] == "Attn CJK")
+    cmap = TTFont(io.BytesIO(base64.b64decode(face["woff"]))).getBestCmap()
+    assert not sorted(c for c in cjk if ord(c) not in cmap), f"{name}: characters missing from the page font"
+
+
+def test_every_public_function_of_the_labs_says_where_it_is_taught():
+    import inspect
+
+    from test_plot import sections
+
+    known, problems = sections(), []
+    for module in ("base", *NAMES):
+        mod = __import__(f"attnlib.labs.{module}", fromlist=["_"])
+        for name, value in vars(mod).items():
+            if name.startswith("_") or getattr(value, "__module__", None) != mod.__name__ or not callable(value):
+                continue
+            found = re.search(r"Taught in: (\d\d) §(\d+)\s*$", inspect.getdoc(value) or "")
+            if not found or found[2] not in known.get(found[1], set()):
+                problems.append(f"{module}.{name}")
+    assert not problems, f"no valid closing 'Taught in: NN §k': {problems}"

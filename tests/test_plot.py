@@ -1,90 +1,134 @@
-"""The plotting convention, checked on the Agg backend."""
+"""attnlib.plot as a package: every public name where the notebooks call it, each pointing back to the
+lesson that teaches it, and every text it draws translated with the same placeholders."""
 
 from __future__ import annotations
 
-import warnings
+import ast
+import inspect
+import json
+import re
+import string
+from pathlib import Path
 
-import matplotlib as mpl
-import matplotlib.pyplot as plt
-import numpy as np
 import pytest
 
 from attnlib import plot
 
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "attnlib" / "plot"
+MODULES = ["style", "matrices", "vectors", "distributions", "models"]
 
-@pytest.fixture(autouse=True)
-def _close_figures():
-    yield
+
+def tr_literals(folder: Path) -> dict[str, str]:
+    """Every string literal passed to tr() or N_() in the modules of ``folder``: text -> where."""
+    found: dict[str, str] = {}
+    for path in sorted(folder.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("tr", "N_")
+                    and node.args and isinstance(node.args[0], ast.Constant)):
+                found.setdefault(node.args[0].value, f"{path.name}:{node.lineno}")
+    return found
+
+
+def placeholders(text: str) -> list[str]:
+    """The ``{name}`` fields of a template (with their format), without the row/column markup."""
+    fields = [f"{name}:{spec}" for _, name, spec, _ in string.Formatter().parse(text) if name is not None]
+    return sorted(f for f in fields if f not in ("行:", "列:"))
+
+
+def check_catalogue(folder: Path, part: str) -> None:
+    catalogue = json.loads((ROOT / "attnlib" / "locale" / "zh-Hans" / f"{part}.json").read_text(encoding="utf-8"))
+    literals = tr_literals(folder)
+    assert len(literals) >= 10, f"only {len(literals)} texts found in {folder}"
+    missing = [f"{text!r} ({where})" for text, where in literals.items() if text not in catalogue]
+    assert not missing, f"no zh-Hans entry in {part}.json for: {missing}"
+    for text in literals:
+        assert placeholders(catalogue[text]) == placeholders(text), f"{text!r}: placeholders differ"
+        assert re.findall(r"</?b>", catalogue[text]) == re.findall(r"</?b>", text), f"{text!r}: <b> differs"
+    unused = sorted(set(catalogue) - set(literals))
+    assert not unused, f"{part}.json has entries no code uses: {unused}"
+
+
+def test_every_text_plot_draws_has_a_simplified_chinese_entry():
+    check_catalogue(PACKAGE, "plot")
+
+
+def test_the_row_and_column_markup_follows_each_edition():
+    from attnlib.i18n import resolve_markup
+
+    assert resolve_markup("每{行}之和，第 {k} {列}", "zh-Hans") == "每行之和，第 {k} 列"
+    assert resolve_markup("每{行}之和，第 {k} {列}", "zh-Hant") == "每列之和，第 {k} 行"
+    assert resolve_markup("row {token}", "en") == "row {token}"
+
+
+def test_placeholders_ignore_the_row_markup_only():
+    assert placeholders("{行} {token}: {w:.2f}") == ["token:", "w:.2f"]
+    assert placeholders("{a}") != placeholders("{b}")
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_modules_stay_small_and_grouped_by_idea(module):
+    source = (PACKAGE / f"{module}.py").read_text(encoding="utf-8")
+    assert len(source.splitlines()) <= 600
+    assert "__all__ +=" not in source and not re.search(r"# -+ Notebooks? \d", source)
+    assert "set_gid" not in source and "get_gid" not in source  # a picture keeps its artists instead
+
+
+def test_every_public_name_is_on_the_package():
+    names = set()
+    for module in MODULES:
+        mod = __import__(f"attnlib.plot.{module}", fromlist=["_"])
+        names |= {n for n, v in vars(mod).items() if not n.startswith("_") and getattr(v, "__module__", None)
+                  == mod.__name__}
+    assert names <= set(plot.__all__), sorted(names - set(plot.__all__))
+    assert all(hasattr(plot, name) for name in plot.__all__)
+
+
+def sections() -> dict[str, set[str]]:
+    """Notebook number -> the numbers of its ``## k.`` sections."""
+    out: dict[str, set[str]] = {}
+    for path in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")):
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        heads = (re.match(r"## (\d+)\.", "".join(c["source"])) for c in cells if c["cell_type"] == "markdown")
+        out[path.name[:2]] = {h[1] for h in heads if h}
+    return out
+
+
+def test_every_public_function_says_where_it_is_taught():
+    known = sections()
+    problems = []
+    for name in plot.__all__:
+        value = getattr(plot, name)
+        if not callable(value):
+            continue
+        doc = inspect.getdoc(value) or ""
+        found = re.search(r"Taught in: (\d\d) §(\d+)\s*$", doc)
+        if not found:
+            problems.append(f"{name}: no closing 'Taught in: NN §k'")
+        elif found[2] not in known.get(found[1], set()):
+            problems.append(f"{name}: notebook {found[1]} has no section {found[2]}")
+        if re.search(r"^\s*Args:", doc, re.MULTILINE):
+            problems.append(f"{name}: Google-style Args:")
+    assert not problems, problems
+
+
+def test_every_translated_text_draws_with_the_bundled_fonts():
+    """The 简体 catalogues of plot and labs, drawn by matplotlib with font warnings as errors."""
+    import warnings
+
+    import matplotlib.pyplot as plt
+
+    from attnlib.i18n import resolve_markup
+
+    texts = []
+    for part in ("plot", "labs"):
+        path = ROOT / "attnlib" / "locale" / "zh-Hans" / f"{part}.json"
+        texts += [resolve_markup(t, "zh-Hans") for t in json.loads(path.read_text(encoding="utf-8")).values()]
+    with plot.use_style(), warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fig = plot.new_figure((8, 0.3 * len(texts)))
+        for k, text in enumerate(texts):
+            fig.text(0.01, 1 - (k + 0.5) / len(texts), re.sub(r"</?b>", "", text), fontsize=6)
+        fig.canvas.draw()
     plt.close("all")
-
-
-def test_cjk_tokens_render_without_missing_glyphs(tmp_path):
-    tokens = ["早", "上", "好"]
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")  # "Glyph … missing from font(s)" would fail the test
-        with plot.use_style():
-            fig, ax = plt.subplots()
-            plot.heatmap(np.full((3, 3), 1 / 3), tokens, tokens, ax=ax, title="注意力 weights")
-            fig.savefig(tmp_path / "cjk.png")
-    assert [t.get_text() for t in ax.get_xticklabels()] == tokens
-    assert (tmp_path / "cjk.png").stat().st_size > 1000
-
-
-def test_use_style_as_context_manager_restores_settings():
-    before = dict(mpl.rcParams)
-    with plot.use_style("talk"):
-        assert "Noto Sans SC" in mpl.rcParams["font.family"]
-    assert mpl.rcParams["font.family"] == before["font.family"]
-    assert mpl.rcParams["font.size"] == before["font.size"]
-
-
-def test_importing_plot_changes_no_settings():
-    import importlib
-
-    before = dict(mpl.rcParams)
-    importlib.reload(plot)
-    assert dict(mpl.rcParams) == before
-
-
-def test_weights_heatmap_convention():
-    w = np.array([[0.7, 0.3], [0.1, 0.9]])
-    ax = plot.heatmap(w, ["a", "b"], ["c", "d"], title="weights · none")
-    mesh = ax.collections[0]
-    assert (mesh.norm.vmin, mesh.norm.vmax) == (0.0, 1.0)  # fixed scale, whatever the data
-    assert ax.get_ylabel() == "query" and ax.get_xlabel() == "key"
-    assert [t.get_text() for t in ax.get_yticklabels()] == ["a", "b"]
-    assert ax.get_ylim()[0] > ax.get_ylim()[1]  # row 0 at the top
-    assert [t.get_text() for t in ax.texts] == ["0.70", "0.30", "0.10", "0.90"]
-    assert ax.figure.axes[-1].get_ylabel() == "attention weight"
-
-
-def test_scores_heatmap_is_diverging_centred_on_zero_and_shows_masked_cells():
-    s = np.array([[2.0, -np.inf], [-1.0, 0.5]])
-    ax = plot.heatmap(s, kind="scores")
-    mesh = ax.collections[0]
-    assert mesh.norm.vmin == -2.0 and mesh.norm.vmax == 2.0
-    assert [t.get_text() for t in ax.texts] == ["2.00", "−∞", "−1.00", "0.50"]
-    assert ax.figure.axes[-1].get_ylabel() == "score"
-
-
-def test_update_heatmap_reuses_artists():
-    ax = plot.heatmap(np.eye(2))
-    mesh, texts = ax.collections[0], list(ax.texts)
-    plot.update_heatmap(ax, [[0.25, 0.75], [1.0, 0.0]])
-    assert ax.collections[0] is mesh and list(ax.texts) == texts
-    np.testing.assert_allclose(mesh.get_array().reshape(2, 2), [[0.25, 0.75], [1.0, 0.0]])
-    assert texts[1].get_text() == "0.75"
-    assert texts[2].get_color() == "white" and texts[3].get_color() == "black"  # dark cell, light cell
-    with pytest.raises(ValueError, match="keep the shape first drawn"):
-        plot.update_heatmap(ax, np.eye(3))
-
-
-def test_large_matrices_are_not_annotated_and_labels_are_checked():
-    ax = plot.heatmap(np.zeros((20, 20)))
-    assert not ax.texts
-    with pytest.raises(ValueError, match="rows has 1 labels but the matrix has 2 rows"):
-        plot.heatmap(np.eye(2), rows=["a"])
-    with pytest.raises(ValueError, match=r"matrix must have shape \(n_rows, n_cols\)"):
-        plot.heatmap(np.ones(3))
-    with pytest.raises(ValueError, match="kind must be one of"):
-        plot.heatmap(np.eye(2), kind="weight")
+    assert any("注意力权重" in t for t in texts)

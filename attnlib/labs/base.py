@@ -19,6 +19,7 @@ import base64
 import html
 import io
 import json
+import logging
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -27,8 +28,15 @@ from pathlib import Path
 from typing import Any
 
 import anywidget
+import matplotlib as mpl
+import matplotlib.pyplot as plt
 import numpy as np
 import traitlets
+from fontTools import subset
+from fontTools.ttLib import TTFont
+from IPython.display import Image
+
+from ..plot import CJK_FONT, colour_map, figure_png, number, text_colour
 
 HERE = Path(__file__).resolve().parent
 KIT = HERE / "kit.js"
@@ -42,6 +50,8 @@ def bundle(name: str) -> str:
     anywidget loads a module from a string and a page opened from disk cannot import other files,
     so the two plain modules are joined here (the lab's single ``import ... from "./kit.js"`` line is
     replaced by the kit's source). No other build step.
+
+    Taught in: 01 §1
     """
     source = (HERE / f"{name}.js").read_text(encoding="utf-8")
     if len(_IMPORT.findall(source)) != 1:
@@ -51,18 +61,9 @@ def bundle(name: str) -> str:
 
 
 # ---- numbers as the page prints them --------------------------------------------------------------
+# Numbers are written by attnlib.plot.number, which kit.js's `number` mirrors (a browser test keeps
+# the two equal).
 _FIELD = re.compile(r"\{(\w+)(?::\.(\d+)f)?\}")
-
-
-def number(x: float, digits: int) -> str:
-    """A number rounded to ``digits`` decimals with a real minus sign, never "−0.000"; −∞ as "−∞"."""
-    x = float(x)
-    if np.isneginf(x):
-        return "−∞"
-    text = format(x, f".{digits}f")
-    if float(text) == 0:
-        text = format(0.0, f".{digits}f")
-    return text.replace("-", "−")
 
 
 def fill(template: str, fields: Mapping[str, Any]) -> str:
@@ -70,6 +71,8 @@ def fill(template: str, fields: Mapping[str, Any]) -> str:
 
     Strings are HTML-escaped (a token such as ``<pad>`` must show as written); numbers without a
     format are printed as integers.
+
+    Taught in: 01 §1
     """
 
     def one(match: re.Match[str]) -> str:
@@ -94,6 +97,8 @@ class Control:
     ``options`` are the values the control can take, in order; ``labels`` how the page names them.
     ``limit`` names another control whose value bounds this one from above (the mask lab's
     sentence lengths are at most the sequence length). Setting ``value`` from Python moves the page.
+
+    Taught in: 01 §1
     """
 
     name: str
@@ -135,7 +140,10 @@ class Control:
 
 
 def slider(name: str, description: str, start: float, stop: float, step: float) -> Control:
-    """A slider from ``start`` to ``stop`` in steps of ``step``, values rounded so that 0.1 stays 0.1."""
+    """A slider from ``start`` to ``stop`` in steps of ``step``, values rounded so that 0.1 stays 0.1.
+
+    Taught in: 01 §1
+    """
     n = int(round((stop - start) / step))
     decimals = max(0, -int(np.floor(np.log10(step)))) if step < 1 else 0
     values = [round(start + i * step, decimals) for i in range(n + 1)]
@@ -166,7 +174,10 @@ def _plain(value: Any) -> Any:
 
 
 def axis_spec(ax: Any) -> dict[str, Any]:
-    """Limits, ticks and tick labels of a matplotlib axes, so the page draws the same axes."""
+    """Limits, ticks and tick labels of a matplotlib axes, so the page draws the same axes.
+
+    Taught in: 01 §1
+    """
     out: dict[str, Any] = {}
     for name, axis, lim in (("x", ax.xaxis, ax.get_xlim()), ("y", ax.yaxis, ax.get_ylim())):
         lo, hi = sorted(lim)
@@ -180,11 +191,6 @@ def axis_spec(ax: Any) -> dict[str, Any]:
 # ---- fonts and colours --------------------------------------------------------------------------------
 @cache
 def _font(path: str, characters: str) -> str:
-    import logging
-
-    from fontTools import subset
-    from fontTools.ttLib import TTFont
-
     logging.getLogger("fontTools.subset").setLevel(logging.ERROR)  # it reports every table it drops
 
     options = subset.Options()
@@ -202,35 +208,35 @@ def _font(path: str, characters: str) -> str:
 def fonts_for(texts: Sequence[str]) -> list[dict[str, str]]:
     """The two faces of ``attnlib.plot`` (DejaVu Sans, then Noto Sans SC for Chinese), cut down to
     the characters a lab writes, as base64 WOFF for the page (both fonts allow this: Bitstream Vera
-    licence and SIL OFL 1.1)."""
-    import matplotlib
+    licence and SIL OFL 1.1).
 
-    from .. import plot
+    ``texts`` must hold every text the lab writes, translations included (the lab is built in the
+    language it shows).
 
+    Taught in: 01 §1
+    """
     latin = "".join(chr(c) for c in range(32, 127)) + "θ·√−∞°×‖ᵀₖσ≤≥…"
     used = "".join(sorted(set("".join(texts)) - set(latin) - {"\n"}))
-    dejavu = Path(matplotlib.get_data_path()) / "fonts" / "ttf" / "DejaVuSans.ttf"
+    dejavu = Path(mpl.get_data_path()) / "fonts" / "ttf" / "DejaVuSans.ttf"
     faces = [{"family": "Attn Sans", "woff": _font(str(dejavu), latin + used)}]
     cjk = "".join(c for c in used if ord(c) >= 0x2E80)
     if cjk:
-        faces.append({"family": "Attn CJK", "woff": _font(str(plot.CJK_FONT), cjk)})
+        faces.append({"family": "Attn CJK", "woff": _font(str(CJK_FONT), cjk)})
     return faces
 
 
 def colour_table(kind: str, n: int = 256) -> dict[str, Any]:
     """The colour map of ``attnlib.plot`` for ``kind`` as ``n`` hex colours, with the text colour
-    (black or white) that reads best on each, by the rule the static heatmaps use."""
-    import matplotlib as mpl
-    import seaborn as sns
+    (black or white) that reads best on each, by the rule the static heatmaps use.
 
-    from .. import plot
-
-    cmap = sns.color_palette(plot.KINDS[kind]["cmap"], as_cmap=True)
+    Taught in: 01 §1
+    """
+    cmap = colour_map(kind)
     norm = mpl.colors.Normalize(0.0, 1.0)
     steps = (np.arange(n) + 0.5) / n
     return {
         "fill": [mpl.colors.to_hex(cmap(s)) for s in steps],
-        "text": [plot._text_colour(cmap, norm, s) for s in steps],
+        "text": [str(c) for c in text_colour(cmap, norm, steps)],
     }
 
 
@@ -260,11 +266,15 @@ class Lab(anywidget.AnyWidget):
     ----------
     controls : dict of Control
     values : dict, the setting on show; ``state`` the frame at that setting; ``readout`` its text.
+
+    Taught in: 01 §1
     """
 
     _esm = traitlets.Unicode().tag(sync=True)
     spec = traitlets.Dict().tag(sync=True)
     values = traitlets.Dict().tag(sync=True)
+    name: str
+    controls: dict[str, Control]
 
     def __init__(
         self,
@@ -278,6 +288,7 @@ class Lab(anywidget.AnyWidget):
         snapshot: Callable[..., Any],
         texts: Sequence[str] = (),
     ) -> None:
+        self.name = name
         self.controls = {c.name: c for c in controls}
         for control in controls:
             control._lab = self
@@ -293,7 +304,6 @@ class Lab(anywidget.AnyWidget):
             "fonts": fonts_for(words + _strings(data)),
         }
         super().__init__(_esm=bundle(name), spec=spec, values=self._checked(dict(values)))
-        self.name = name
 
     def __repr__(self) -> str:  # what a page without the widget shows in its place
         return f"<{self.name} lab: {self.values}; run the notebook (or open the site) to move its controls>"
@@ -352,11 +362,6 @@ class Lab(anywidget.AnyWidget):
 
     def snapshot(self) -> Any:
         """The picture at the current setting as a static PNG (shown just before the live lab)."""
-        import matplotlib.pyplot as plt
-        from IPython.display import Image
-
-        from ..plot import figure_png
-
         fig = self._snapshot(**self.values)
         png = figure_png(fig)
         plt.close(fig)  # a figure made through pyplot would otherwise show a second time below the cell
@@ -384,6 +389,8 @@ def mount_html(name: str, state: Mapping[str, Any], element_id: str) -> str:
 
     ``state`` is ``{"spec", "values"}`` as the notebook stored it (or ``Lab.page_state()``).
     The module is inlined because a page opened from disk (file://) cannot import other modules.
+
+    Taught in: 01 §1
     """
     payload = json.dumps(dict(state), ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
     return (

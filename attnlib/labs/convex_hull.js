@@ -10,7 +10,7 @@ function build(picture, spec) {
   const [x0, x1] = d.axes.xlim, [y0, y1] = d.axes.ylim;
   const w = 520, h = Math.min(360, (w * (y1 - y0)) / (x1 - x0));  // equal aspect
   const box = { x: 90, y: 45, w: (h * (x1 - x0)) / (y1 - y0), h };
-  const ax = axes(root, box, { ...d.axes, xlabel: "feature 1", ylabel: "feature 2", title: "", frame: true });
+  const ax = axes(root, box, { ...d.axes, xlabel: d.text.xlabel, ylabel: d.text.ylabel, title: "", frame: true });
   const { sx, sy } = ax;
   const at = (p) => [sx(p[0]), sy(p[1])];
   svg("polygon", { points: polyline(d.hull.map(at)), fill: "#f1f1f8", stroke: "#a8a8c8", "stroke-width": 1.2 }, ax.g);
@@ -31,7 +31,7 @@ function build(picture, spec) {
   svg("rect", { x: lx, y: ly - 6, width: 18, height: 12, fill: "#f1f1f8", stroke: "#a8a8c8" }, legend);
   svg("path", { d: `M${lx + 2},${ly + 20}h14M${lx + 9},${ly + 13}v14`, stroke: "#555", "stroke-width": 2 }, legend);
   svg("circle", { cx: lx + 9, cy: ly + 40, r: 7, fill: "none", stroke: "#333", "stroke-width": 2 }, legend);
-  ["convex hull", "centroid (mean)", "outputs"].forEach((words, k) => text(legend, lx + 26, ly + 20 * k, words, { class: "tick" }));
+  d.text.legend.forEach((words, k) => text(legend, lx + 26, ly + 20 * k, words, { class: "tick" }));
   return { d, at, links, rings, title: ax.title };
 }
 

@@ -14,14 +14,14 @@ function build(picture, spec) {
   const hist = axes(root, { x: 70, y: 80, w: 460, h: 190 }, {
     xlim: [-100, 100], ylim: [0, 1.6], xticks: [-100, -75, -50, -25, 0, 25, 50, 75, 100],
     xticklabels: [-100, -75, -50, -25, 0, 25, 50, 75, 100].map((t) => number(t, 0)),
-    xlabel: "score", ylabel: "how often", ylabelGap: 22, title: "distribution of the scores" });
+    xlabel: d.text.score, ylabel: d.text.how_often, ylabelGap: 22, title: d.text.hist_title });
   const steps = svg("path", { fill: "#9fb6d6" }, hist.g);
   const curve = svg("polyline", { fill: "none", stroke: "#222", "stroke-width": 1.4 }, hist.g);
   const notes = [0, 1].map((k) => text(hist.g, 530, 92 + 18 * k, "", { "text-anchor": "end", class: "tick" }));
   // Top right: one query's weights over its keys.
   const row = axes(root, { x: 640, y: 80, w: 430, h: 190 }, {
     xlim: [0, 1], ylim: [0, 1.1], yticks: [0, 0.25, 0.5, 0.75, 1], yticklabels: ["0.00", "0.25", "0.50", "0.75", "1.00"],
-    ylabel: "attention weight", ylabelGap: 52, title: "softmax weights of one query" });
+    ylabel: d.text.weight, ylabelGap: 52, title: d.text.row_title });
   const bars = [];
   for (let j = 0; j < d.max_keys; j += 1) bars.push(svg("rect", { y: 0, height: 0 }, row.g));
   const outline = svg("rect", { fill: "none", stroke: "black", "stroke-width": 1.6 }, row.g);
@@ -43,7 +43,7 @@ function build(picture, spec) {
       dot: svg("circle", { r: 8, stroke: "black", "stroke-width": 1.5 }, p.g) };
   });
   const legend = svg("g", {}, root);
-  [["q·k", d.raw_colour, null], ["q·k / √d_k", d.scaled_colour, null], ["uniform weights", "#777", "5 3"]]
+  [["q·k", d.raw_colour, null], ["q·k / √d_k", d.scaled_colour, null], [d.text.uniform, "#777", "5 3"]]
     .forEach(([words, c, dash], k) => {
       const x = 380 + 150 * k;
       svg("line", { x1: x, x2: x + 26, y1: 385, y2: 385, stroke: c, "stroke-width": dash ? 1.2 : 2.5, "stroke-dasharray": dash }, legend);
@@ -62,7 +62,7 @@ function frame(spec, values) {
   const curves = d.curves[m][values.scaled ? 1 : 0];
   const [uTop, uEntropy, uGradient] = d.uniform[m];
   const sigma = values.scaled ? 1 : d.roots[i];
-  const fields = { d_k: values.d_k, kind: values.scaled ? "q·k / √d_k" : "q·k (unscaled)", n_keys: n,
+  const fields = { d_k: values.d_k, kind: d.text.kinds[values.scaled ? 1 : 0], n_keys: n,
     std: d.std[i][values.scaled ? 1 : 0], sigma, n_queries: d.n_queries, top: curves[0][i], entropy: curves[1][i],
     gradient: curves[2][i], u_top: uTop, u_entropy: uEntropy, u_gradient: uGradient };
   return { i, m, weights, sigma, max_weight: curves[0][i], entropy: curves[1][i], gradient: curves[2][i], fields };
@@ -105,7 +105,7 @@ function draw(v, f, spec, values) {
   v.topLabel.setAttribute("y", ry(w) - 10);
   v.topLabel.textContent = number(w, 3);
   v.uniformRow.setAttribute("y1", ry(1 / n)); v.uniformRow.setAttribute("y2", ry(1 / n));
-  v.keysLabel.textContent = `${n} keys  ·  dashed line: uniform 1/${n}`;
+  v.keysLabel.textContent = fill(d.text.keys, { n });
   // The curves, with this setting marked.
   const curves = d.curves[f.m];
   const uniform = d.uniform[f.m];

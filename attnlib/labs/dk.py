@@ -13,21 +13,23 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from .. import plot
+from ..core import histogram_heights, nested_dot_products, score_bins, scores, softmax, softmax_saturation
+from ..i18n import N_, tr
 from ..validation import check_generator, check_positive_int
-from ..core import nested_dot_products, softmax, softmax_saturation
 from .base import Control, Lab, colour_table, fill
 
 DK_STEPS = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024)
 KEY_STEPS = (2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128)  # the number of keys, up to max_keys
 XLIM = 100.0
-HEADLINE = "d_k = {d_k}  ·  scores {kind}  ·  {n_keys} keys"
-READOUT = (
+HEADLINE = N_("d_k = {d_k}  ·  scores {kind}  ·  {n_keys} keys")
+READOUT = N_(
     "<b>d_k = {d_k}</b>, {kind}: score std <b>{std:.2f}</b> (theory {sigma:.2f}) · "
     "averaged over {n_queries} queries: largest weight <b>{top:.3f}</b> (uniform {u_top:.3f}), "
     "entropy <b>{entropy:.3f}</b> nats (uniform {u_entropy:.3f}), "
     "gradient size <b>{gradient:.3f}</b> (uniform {u_gradient:.3f})"
 )
-PANELS = ("largest weight", "entropy (nats)", "gradient size ‖diag(p) − p pᵀ‖")
+KINDS = (N_("q·k (unscaled)"), "q·k / √d_k")  # the scores, unscaled and scaled
+HIST_TITLE, ROW_TITLE = N_("distribution of the scores"), N_("softmax weights of one query")
 
 
 def make_dk_lab(
@@ -52,6 +54,8 @@ def make_dk_lab(
     Lab
         ``lab.state`` holds ``d_k``, ``scaled``, ``n_keys``, ``weights`` (n_keys,), ``score_std``,
         ``sigma``, ``max_weight``, ``entropy`` and ``gradient``.
+
+    Taught in: 05 §5
     """
     rng = check_generator(rng)
     if d_k not in DK_STEPS:
@@ -75,7 +79,8 @@ def make_dk_lab(
     row_scores = nested_dot_products(rng.standard_normal(D), rng.standard_normal((max_keys, D)), widths)
     # Many queries against the same keys, for the curves (averaged over the queries).
     Q, K = rng.standard_normal((n_queries, D)), rng.standard_normal((max_keys, D))
-    bank = np.stack([Q[:, :d] @ K[:, :d].T for d in widths])  # (n_widths, n_queries, max_keys)
+    # (n_widths, n_queries, max_keys): the unscaled scores of each width
+    bank = np.stack([scores(Q[:, :d], K[:, :d], scale=False) for d in widths])
     curves = {n: (np.stack(softmax_saturation(bank[:, :, :n])).mean(axis=-1),
                   np.stack(softmax_saturation(bank[:, :, :n] / roots[:, None, None])).mean(axis=-1))
               for n in keys}  # n -> (raw, scaled), each (3, n_widths)
@@ -85,16 +90,16 @@ def make_dk_lab(
         sigma = 1.0 if is_scaled else float(roots[i])
         return s, float(np.std(s)), sigma
 
-    def uniform(n: int) -> tuple[float, float, float]:
-        return 1 / n, float(np.log(n)), float(np.sqrt(1 / n - 1 / n**2))
+    kinds = (tr(KINDS[0]), KINDS[1])
+    headline = tr(HEADLINE)
 
     def frame(d_k: int, scaled: bool, n_keys: int) -> dict:
         i = DK_STEPS.index(d_k)
         _, std, sigma = histogram(i, scaled)
         weights = softmax(row_scores[:n_keys, i] / (roots[i] if scaled else 1.0))
         top, ent, grad = curves[n_keys][1 if scaled else 0][:, i]
-        u = uniform(n_keys)
-        fields = {"d_k": d_k, "kind": "q·k / √d_k" if scaled else "q·k (unscaled)", "n_keys": n_keys,
+        u = plot.uniform_saturation(n_keys)
+        fields = {"d_k": d_k, "kind": kinds[int(scaled)], "n_keys": n_keys,
                   "std": std, "sigma": sigma, "n_queries": n_queries, "top": float(top),
                   "entropy": float(ent),
                   "gradient": float(grad), "u_top": u[0], "u_entropy": u[1], "u_gradient": u[2]}
@@ -110,14 +115,14 @@ def make_dk_lab(
                                 bottom=0.1, hspace=0.82, wspace=1.1)
         ax_hist, ax_row = fig.add_subplot(grid[0, :3]), fig.add_subplot(grid[0, 3:])
         s, _, sigma = histogram(i, scaled)
-        plot.score_histogram(s, sigma, ax=ax_hist, title="distribution of the scores", xlim=XLIM)
+        plot.score_histogram(s, sigma, ax=ax_hist, title=tr(HIST_TITLE), xlim=XLIM)
         plot.update_score_histogram(ax_hist, s, sigma, note="\n".join(notes[2 * i + scaled]))
-        ax_row.set_title("softmax weights of one query", fontsize="medium")
+        ax_row.set_title(tr(ROW_TITLE), fontsize="medium")
         plot.weights_row(f["weights"], ax=ax_row, max_keys=max_keys)
         bottom = [fig.add_subplot(grid[1, 2 * c: 2 * c + 2]) for c in range(3)]
         plot.saturation_curves(widths, *curves[n_keys], n_keys=n_keys, max_keys=max_keys,
                                current=(d_k, scaled), axes=bottom)
-        fig.suptitle(fill(HEADLINE, f["fields"]), fontsize="x-large")
+        fig.suptitle(fill(headline, f["fields"]), fontsize="x-large")
         return fig
 
     # What the page draws from: histograms and notes per (d_k, scaling), the raw row of scores,
@@ -126,29 +131,33 @@ def make_dk_lab(
     for i in range(len(widths)):
         for is_scaled in (False, True):
             s, std, sigma = histogram(i, is_scaled)
-            hist.append(np.round(plot.histogram_heights(s, sigma), 5))
+            hist.append(np.round(histogram_heights(s, sigma), 5))
             law = "1" if is_scaled or widths[i] == 1 else f"√{widths[i]} = {sigma:.3g}"
-            notes.append([f"std of the scores {std:.2f}", f"normal curve: σ = {law}"])
+            notes.append(list(plot.histogram_notes(std, law)))
     x = np.linspace(-XLIM, XLIM, 401)
     sigmas = [1.0, *roots[1:]]
     data = {
         "widths": widths, "roots": roots, "row_scores": row_scores, "max_keys": max_keys,
-        "hist": hist, "notes": notes, "bins": plot.score_bins(1.0), "curve_x": x,
+        "hist": hist, "notes": notes, "bins": score_bins(1.0), "curve_x": x,
         "normal": [np.round(np.exp(-0.5 * (x / s) ** 2), 5) for s in sigmas],
         "std": [[histogram(i, b)[1] for b in (False, True)] for i in range(len(widths))],
         "curves": [list(curves[n]) for n in keys],
-        "uniform": [uniform(n) for n in keys], "n_queries": n_queries,
-        "panels": PANELS, "raw_colour": plot.RAW_COLOUR, "scaled_colour": plot.SCALED_COLOUR,
-        "cmap": colour_table("weights"), "headline": HEADLINE,
+        "uniform": [plot.uniform_saturation(n) for n in keys], "n_queries": n_queries,
+        "panels": [tr(title) for title, _ in plot.SATURATION_PANELS],
+        "raw_colour": plot.RAW_COLOUR, "scaled_colour": plot.SCALED_COLOUR,
+        "cmap": colour_table("weights"), "headline": headline,
+        "text": {"score": plot.kind_label("scores"), "how_often": tr("how often"),
+                 "hist_title": tr(HIST_TITLE),
+                 "weight": plot.kind_label("weights"), "row_title": tr(ROW_TITLE),
+                 "keys": tr("{n} keys  ·  dashed line: uniform 1/{n}"), "uniform": tr("uniform weights"),
+                 "kinds": list(kinds)},
     }
     controls = [
-        Control("d_k", "slider", "d_k (width of q and k)", list(DK_STEPS)),
-        Control("scaled", "toggle", "scores", [False, True], ["q·k", "q·k / √d_k"]),
-        Control("n_keys", "slider", "number of keys", keys),
+        Control("d_k", "slider", tr("d_k (width of q and k)"), list(DK_STEPS)),
+        Control("scaled", "toggle", tr("scores"), [False, True], ["q·k", "q·k / √d_k"]),
+        Control("n_keys", "slider", tr("number of keys"), keys),
     ]
-    texts = [HEADLINE, *PANELS, "distribution of the scores", "softmax weights of one query", "how often",
-             "score", "attention weight", "uniform weights", "dashed line: uniform 1/", "std of the scores",
-             "normal curve: σ = √"]
+    # The key count is written by the page for every n: its digits are in the Latin face already.
     return Lab("dk", controls, {"d_k": d_k, "scaled": scaled, "n_keys": n_keys}, data, frame=frame,
-               readout=READOUT, snapshot=snapshot, texts=texts)
+               readout=tr(READOUT), snapshot=snapshot)
 

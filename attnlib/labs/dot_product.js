@@ -18,7 +18,7 @@ function build(picture, spec) {
   const unit = 470 / (d.xlim[1] - d.xlim[0]);
   const box = { x: 80, y: 40, w: 470, h: unit * (d.ylim[1] - d.ylim[0]) };
   const ax = axes(root, box, { xlim: d.xlim, ylim: d.ylim, xticks: d.xticks, xticklabels: d.xticks.map((t) => number(t, 0)), yticks: d.yticks,
-    yticklabels: d.yticks.map((t) => number(t, 1)), xlabel: "feature 1", ylabel: "feature 2",
+    yticklabels: d.yticks.map((t) => number(t, 1)), xlabel: d.text.xlabel, ylabel: d.text.ylabel,
     title: "", frame: true });
   const { sx, sy } = ax;
   svg("line", { x1: box.x, x2: box.x + box.w, y1: sy(0), y2: sy(0), stroke: "#e3e3e3" }, ax.g);

@@ -10,12 +10,13 @@ from matplotlib.figure import Figure
 
 from .. import plot
 from ..core import cosine_similarity
+from ..i18n import N_, tr
 from .base import Lab, slider
 
 LIM, YLIM = 3.4, (-1.1, 3.4)
-TITLE = "a·b = |a| |b| cos θ = {length_a:.2f} × {length_b:.2f} × {cos:.3f} = {dot:.2f}"
-READOUT = ("θ = {angle}° · a·b = {dot:.3f} · cos θ = {cos:.3f} · "
-           "projection of a on b = a·b / |b| = {proj:.3f}")
+TITLE = "a·b = |a| |b| cos θ = {length_a:.2f} × {length_b:.2f} × {cos:.3f} = {dot:.2f}"  # formulas only
+READOUT = N_("θ = {angle}° · a·b = {dot:.3f} · cos θ = {cos:.3f} · "
+             "projection of a on b = a·b / |b| = {proj:.3f}")
 
 
 def _vectors(angle: float, length_a: float, length_b: float) -> tuple[np.ndarray, np.ndarray]:
@@ -31,11 +32,13 @@ def make_dot_product_lab(*, angle: int = 60, length_a: float = 2.0, length_b: fl
     Lab
         Its readout shows θ, a·b, cos θ and the projection length a·b/|b|; ``lab.state`` holds
         ``a``, ``b``, ``dot``, ``cos`` and ``proj``.
+
+    Taught in: 01 §1
     """
     controls = [
-        slider("angle", "angle θ (degrees)", 0, 180, 5),
-        slider("length_a", "length |a|", 0.5, 3.0, 0.1),
-        slider("length_b", "length |b|", 0.5, 3.0, 0.1),
+        slider("angle", tr("angle θ (degrees)"), 0, 180, 5),
+        slider("length_a", tr("length |a|"), 0.5, 3.0, 0.1),
+        slider("length_b", tr("length |b|"), 0.5, 3.0, 0.1),
     ]
     radians = np.radians(controls[0].options)
     ticks = np.arange(-3, 4)
@@ -43,6 +46,7 @@ def make_dot_product_lab(*, angle: int = 60, length_a: float = 2.0, length_b: fl
         "cos": np.cos(radians), "sin": np.sin(radians), "radians": radians,
         "xlim": [-LIM, LIM], "ylim": list(YLIM), "xticks": ticks, "yticks": np.arange(-1.0, 3.5, 0.5),
         "title": TITLE, "colours": [plot.token_colour(0), plot.token_colour(1)],
+        "text": {"xlabel": tr("feature 1"), "ylabel": tr("feature 2")},
     }
 
     def frame(angle: int, length_a: float, length_b: float) -> dict:
@@ -60,4 +64,4 @@ def make_dot_product_lab(*, angle: int = 60, length_a: float = 2.0, length_b: fl
         return fig
 
     return Lab("dot_product", controls, {"angle": angle, "length_a": length_a, "length_b": length_b}, data,
-               frame=frame, readout=READOUT, snapshot=snapshot, texts=[TITLE])
+               frame=frame, readout=tr(READOUT), snapshot=snapshot, texts=[TITLE])

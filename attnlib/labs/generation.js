@@ -1,7 +1,7 @@
 // The generation lab (notebook 09): the text a tiny GPT has written so far, each head's attention
 // from the last character over it, and the candidates for the next one. Python generated every step
 // once (with the key/value cache) and sends the weights and probabilities; the page only selects.
-import { barFill, colour, createLab, fill, number, svg, text } from "./kit.js";
+import { barFill, colour, createLab, number, svg, text, words } from "./kit.js";
 
 const CELL = 46, LEFT = 90, TOP = 70, STRIP = 30, BARS_X = 60, BAR_W = 260;
 
@@ -12,7 +12,7 @@ function build(picture, spec) {
   const W = LEFT + longest * CELL + 40;
   const root = svg("svg", { class: "figure", viewBox: `0 0 ${W} ${H}`, role: "img" }, picture);
   const title = text(root, W / 2, 24, "", { "text-anchor": "middle", class: "title", "font-size": 18 });
-  text(root, LEFT - 12, TOP + CELL / 2, "text", { "text-anchor": "end", class: "tick" });
+  text(root, LEFT - 12, TOP + CELL / 2, d.text.text, { "text-anchor": "end", class: "tick" });
   const chars = [], strips = [];
   for (let j = 0; j < longest; j += 1) {
     const x = LEFT + j * CELL;
@@ -22,7 +22,7 @@ function build(picture, spec) {
   }
   const y0 = TOP + CELL + 16;
   for (let h = 0; h < d.n_heads; h += 1) {
-    text(root, LEFT - 12, y0 + h * STRIP + STRIP / 2, `head ${h}`, { "text-anchor": "end", class: "tick" });
+    text(root, LEFT - 12, y0 + h * STRIP + STRIP / 2, d.text.heads[h], { "text-anchor": "end", class: "tick" });
     const row = [];
     for (let j = 0; j < longest; j += 1) {
       const g = svg("g", {}, root);
@@ -33,7 +33,7 @@ function build(picture, spec) {
     strips.push(row);
   }
   const yb = y0 + d.n_heads * STRIP + 40;
-  text(root, LEFT + BARS_X - 40, yb - 16, "next character: the most likely ones, and the one sampled (outlined)", { class: "tick" });
+  text(root, LEFT + BARS_X - 40, yb - 16, d.text.next, { class: "tick" });
   const bars = [];
   for (let k = 0; k < 5; k += 1) {
     const y = yb + k * 34;
@@ -56,7 +56,7 @@ function frame(spec, values) {
   const looks = weights.map((row, h) => {
     let best = 0;
     row.forEach((w, j) => { if (w > row[best]) best = j; });
-    return `head ${h} → ${context[best]} ${number(row[best], 2)}`;
+    return words(d.text.looks, { head: h, token: context[best], weight: number(row[best], 2) });
   }).join(", ");
   const fields = { prompt: d.prompts[values.prompt], step: values.step, n_new: d.n_new, context: context.join(""),
     chosen: r.tokens[t], p: r.chosen_probs[s], temperature: d.temperature, layer: values.layer, looks };
@@ -65,7 +65,7 @@ function frame(spec, values) {
 
 function draw(v, f, spec, values) {
   const r = v.d.records[values.prompt];
-  v.title.textContent = fill("layer {layer} · step {step}: after “{context}” comes “{chosen}”", f.fields);
+  v.title.textContent = words(v.d.text.title, f.fields);
   v.chars.forEach(({ box, ch }, j) => {
     const exists = j < r.tokens.length;
     const state = !exists ? "none" : j < r.n_prompt ? "prompt" : j < f.t ? "written" : j === f.t ? "next" : "future";

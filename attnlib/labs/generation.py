@@ -16,15 +16,14 @@ from matplotlib.figure import Figure
 
 from .. import gpt, plot
 from ..core import softmax
-from .base import Control, Lab, colour_table, number, slider
+from ..i18n import N_, tr
+from .base import Control, Lab, colour_table, slider
 
-READOUT = ("prompt <b>{prompt}</b> · step {step} of {n_new}: after “{context}” the model picks "
-           "<b>{chosen}</b> with probability <b>{p:.3f}</b> (temperature {temperature:.1f}) · "
-           "layer {layer}, where each head looks most: {looks}")
-
-
-def _shown(token: str) -> str:
-    return "⏎" if token == "\n" else token
+READOUT = N_("prompt <b>{prompt}</b> · step {step} of {n_new}: after “{context}” the model picks "
+             "<b>{chosen}</b> with probability <b>{p:.3f}</b> (temperature {temperature:.1f}) · "
+             "layer {layer}, where each head looks most: {looks}")
+TITLE = N_("layer {layer} · step {step}: after “{context}” comes “{chosen}”")
+LOOKS = N_("head {head} → {token} {weight}")
 
 
 def make_generation_lab(
@@ -47,14 +46,17 @@ def make_generation_lab(
     Lab
         ``lab.state`` holds ``weights`` (n_heads, t): each head's attention from the last of the t
         characters so far, ``top_probs`` (top_k,) and ``p`` (the sampled character's probability).
+
+    Taught in: 09 §10
     """
     records = gpt.generation_lab_data(params, config, tokenizer, prompts, n_new=n_new,
                                       temperature=temperature, seed=seed, top_k=top_k)
+    layer_name, looks_at = tr("layer {layer}"), tr(LOOKS)
     controls = [
-        Control("prompt", "menu", "prompt", list(range(len(prompts))), list(prompts)),
-        slider("step", "step", 1, n_new, 1),
-        Control("layer", "toggle", "layer", list(range(config.n_layers)),
-                [f"layer {i}" for i in range(config.n_layers)]),
+        Control("prompt", "menu", tr("prompt"), list(range(len(prompts))), list(prompts)),
+        slider("step", tr("step"), 1, n_new, 1),
+        Control("layer", "toggle", tr("layer"), list(range(config.n_layers)),
+                [layer_name.format(layer=i) for i in range(config.n_layers)]),
     ]
 
     def frame(prompt: int, step: int, layer: int) -> dict:
@@ -66,11 +68,11 @@ def make_generation_lab(
         probs = softmax(logits[-1] / temperature)
         top = np.argsort(-probs, kind="stable")[:top_k]
         chosen = record["tokens"][t]
-        looks = ", ".join(f"head {h} → {_shown(context[int(np.argmax(row))])} {number(row.max(), 2)}"
-                          for h, row in enumerate(w))
+        looks = ", ".join(looks_at.format(head=h, token=plot.shown_token(context[int(np.argmax(row))]),
+                                          weight=plot.number(row.max(), 2)) for h, row in enumerate(w))
         fields = {"prompt": prompts[prompt], "step": step, "n_new": n_new,
-                  "context": "".join(map(_shown, context)),
-                  "chosen": _shown(chosen), "p": float(probs[tokenizer.encode(chosen)[0]]),
+                  "context": "".join(map(plot.shown_token, context)),
+                  "chosen": plot.shown_token(chosen), "p": float(probs[tokenizer.encode(chosen)[0]]),
                   "temperature": temperature, "layer": layer, "looks": looks}
         return {"weights": w, "top_probs": probs[top], "p": fields["p"], "fields": fields}
 
@@ -79,13 +81,15 @@ def make_generation_lab(
         return fig
 
     data = {
-        "records": [{"tokens": [_shown(t) for t in r["tokens"]], "n_prompt": r["n_prompt"],
+        "records": [{"tokens": [plot.shown_token(t) for t in r["tokens"]], "n_prompt": r["n_prompt"],
                      "weights": r["weights"],
-                     "top_tokens": [[_shown(t) for t in row] for row in r["top_tokens"]],
+                     "top_tokens": [[plot.shown_token(t) for t in row] for row in r["top_tokens"]],
                      "top_probs": r["top_probs"], "chosen_probs": r["chosen_probs"]} for r in records],
         "prompts": list(prompts), "n_new": n_new, "n_heads": config.n_heads, "temperature": temperature,
         "cmap": colour_table("weights"),
+        "text": {"title": tr(TITLE), "looks": looks_at, "text": tr("text"),
+                 "heads": [tr("head {head}").format(head=h) for h in range(config.n_heads)],
+                 "next": tr("next character: the most likely ones, and the one sampled (outlined)")},
     }
     return Lab("generation", controls, {"prompt": 0, "step": n_new, "layer": config.n_layers - 1}, data,
-               frame=frame, readout=READOUT, snapshot=snapshot,
-               texts=["head", "next character", "probability", "⏎"])
+               frame=frame, readout=tr(READOUT), snapshot=snapshot, texts=["⏎"])

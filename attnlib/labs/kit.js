@@ -125,6 +125,15 @@ export function fill(template, fields) {
   });
 }
 
+// A template filled for an SVG text (no HTML): {name} from fields, as Python's str.format does for
+// the strings and whole numbers the labs put there.
+export function words(template, fields) {
+  return template.replace(/\{(\w+)\}/g, (_, name) => {
+    if (!(name in fields)) throw new Error(`template field ${name} missing`);
+    return String(fields[name]);
+  });
+}
+
 // softmax over the entries a query may attend to; blocked entries get exactly 0. The one piece of
 // math a page does; the browser tests compare its result with attnlib at every setting.
 export function maskedSoftmax(row, keep = null) {

@@ -1,7 +1,7 @@
 // The mask lab (notebook 06): for each sentence of a padded batch, its scores, the masked scores and
 // the weights. Python sends each sentence's scores for every number of real tokens; the page crops
 // them to T, builds the mask and takes the softmax (checked against attnlib at every setting).
-import { colour, createLab, fill, maskedSoftmax, number, svg, text } from "./kit.js";
+import { colour, createLab, maskedSoftmax, number, svg, text, words } from "./kit.js";
 
 const CELL = 31, LEFT = 150, GAP = 12, BAR = 16, ROW_GAP = 96, TOP = 44;
 
@@ -64,8 +64,8 @@ function build(picture, spec) {
   });
   const barH = B * w + (B - 1) * ROW_GAP;
   colourBar(root, panelX(1, size) + w + GAP, TOP, barH, d.scores_cmap, -d.vmax, d.vmax,
-    [-d.vmax, -d.vmax / 2, 0, d.vmax / 2, d.vmax], "score");
-  colourBar(root, panelX(2, size) + w + GAP, TOP, barH, d.weights_cmap, 0, 1, [0, 0.2, 0.4, 0.6, 0.8, 1], "attention weight");
+    [-d.vmax, -d.vmax / 2, 0, d.vmax / 2, d.vmax], d.text.score);
+  colourBar(root, panelX(2, size) + w + GAP, TOP, barH, d.weights_cmap, 0, 1, [0, 0.2, 0.4, 0.6, 0.8, 1], d.text.weight);
   return { d, rows, size };
 }
 
@@ -76,7 +76,7 @@ function frame(spec, values) {
   const causal = values.mask === "causal" || values.mask === "both";
   const out = { lengths: [], tokens: [], keep: [], scores: [], weights: [], leak: [], names: [] };
   let blocked = 0, cells = 0;
-  d.tokens.forEach((words, b) => {
+  d.tokens.forEach((sentenceTokens, b) => {
     const n = Math.min(values[`length_${b + 1}`], T);
     const full = d.scores[b][n - 1];
     const scores = full.slice(0, T).map((row) => row.slice(0, T));
@@ -90,11 +90,11 @@ function frame(spec, values) {
     }
     keep.forEach((row) => row.forEach((k) => { cells += 1; if (!k) blocked += 1; }));
     out.lengths.push(n);
-    out.tokens.push(words.slice(0, T).map((t, j) => (j < n ? t : d.pad)));
+    out.tokens.push(sentenceTokens.slice(0, T).map((t, j) => (j < n ? t : d.pad)));
     out.keep.push(keep); out.scores.push(scores); out.weights.push(weights); out.leak.push(leak);
-    out.names.push(`sentence ${b + 1}: ${n} real` + (T > n ? ` + ${T - n} ${d.pad}` : ""));
+    out.names.push(words(d.text.sentence, { b: b + 1, n }) + (T > n ? words(d.text.padded, { pads: T - n, pad: d.pad }) : ""));
   });
-  out.fields = { mask: values.mask, T, real: `[${out.lengths.join(", ")}]`, blocked, cells,
+  out.fields = { mask: d.text.mask_names[values.mask], T, real: `[${out.lengths.join(", ")}]`, blocked, cells,
     leaks: out.leak.map((x) => number(x, 3)).join(", ") };
   return out;
 }
@@ -114,20 +114,20 @@ function draw(v, f, spec, values) {
           cell.g.style.display = shown ? "" : "none";
           if (!shown) continue;
           const keep = f.keep[b][i][j];
-          let fillColour, words, ink;
+          let fillColour, cellText, ink;
           if (k === 2) {
             const w = f.weights[b][i][j];
             ({ fill: fillColour, text: ink } = colour(d.weights_cmap, 0, 1, w));
-            words = keep ? number(w, 2) : "0";  // exactly zero, not a small weight rounded
+            cellText = keep ? number(w, 2) : "0";  // exactly zero, not a small weight rounded
           } else if (k === 1 && !keep) {
-            fillColour = d.masked_colour; words = "−∞"; ink = "#555555";
+            fillColour = d.masked_colour; cellText = "−∞"; ink = "#555555";
           } else {
             const s = f.scores[b][i][j];
             ({ fill: fillColour, text: ink } = colour(d.scores_cmap, -d.vmax, d.vmax, s));
-            words = number(s, 2);
+            cellText = number(s, 2);
           }
           if (cell.rect.getAttribute("fill") !== fillColour) cell.rect.setAttribute("fill", fillColour);
-          if (cell.label.textContent !== words) cell.label.textContent = words;
+          if (cell.label.textContent !== cellText) cell.label.textContent = cellText;
           if (cell.label.getAttribute("fill") !== ink) cell.label.setAttribute("fill", ink);
         }
       }

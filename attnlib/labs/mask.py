@@ -12,22 +12,19 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from .. import plot
+from ..core import attention_weights, causal_mask, padding_mask, scores
+from ..i18n import N_, tr
 from ..validation import as_float_array, check_finite
-from ..core import causal_mask, padding_mask, softmax
-from .base import Control, Lab, colour_table, number, slider
+from .base import Control, Lab, colour_table, slider
 
 MASK_TYPES = ("none", "padding", "causal", "both")
+MASK_NAMES = (N_("none"), N_("padding"), N_("causal"), N_("both"))  # how the page names them
 PAD = "<pad>"
-READOUT = ("mask <b>{mask}</b> · T = {T} · real tokens {real} · {blocked} of {cells} cells blocked, "
-           "each with weight exactly 0 · every row sums to 1 · most weight a real token puts on padding, "
-           "per sentence: <b>{leaks}</b>")
-TITLES = ("scores  Q·Kᵀ/√d_k", "masked scores  + M", "weights  softmax")
-
-
-def _batch_scores(X: np.ndarray, W_q: np.ndarray, W_k: np.ndarray) -> np.ndarray:
-    """Scaled scores of every sentence of a batch, ``(X·W_q)(X·W_k)ᵀ/√d_k``: (B, T, T)."""
-    Q, K = X @ W_q, X @ W_k
-    return Q @ np.swapaxes(K, -1, -2) / np.sqrt(Q.shape[-1])
+READOUT = N_("mask <b>{mask}</b> · T = {T} · real tokens {real} · {blocked} of {cells} cells blocked, "
+             "each with weight exactly 0 · every row sums to 1 · most weight a real token puts on padding, "
+             "per sentence: <b>{leaks}</b>")
+SENTENCE = N_("sentence {b}: {n} real")
+PADDED = N_(" + {pads} {pad}")
 
 
 def make_mask_lab(
@@ -56,6 +53,8 @@ def make_mask_lab(
         ``lab.state`` holds ``mask``, ``seq_len``, ``lengths``, ``tokens``, ``keep`` (B, T, T),
         ``scores``, ``weights`` (B, T, T) and ``leak`` (per sentence, the most weight a real token
         puts on padding keys).
+
+    Taught in: 06 §8
     """
     X = as_float_array(X, "X", expected="(B, T, d_model)")
     if X.ndim != 3 or len(tokens) != X.shape[0] or any(len(t) != X.shape[1] for t in tokens):
@@ -72,7 +71,12 @@ def make_mask_lab(
         raise ValueError(
             f"need 1 <= seq_len <= {T_max} and {B} lengths in 1..seq_len; got {seq_len}, {lengths}"
         )
-    vmax = float(np.abs(_batch_scores(X, W_q, W_k)).max()) or 1.0  # padding only puts zeros in
+    vmax = float(np.abs(scores(X @ W_q, X @ W_k)).max()) or 1.0  # padding only puts zeros in
+    mask_names = dict(zip(MASK_TYPES, map(tr, MASK_NAMES), strict=True))
+    sentence, padded = tr(SENTENCE), tr(PADDED)
+
+    def name(b: int, n: int, T: int) -> str:
+        return sentence.format(b=b + 1, n=n) + (padded.format(pads=T - n, pad=PAD) if T > n else "")
 
     def frame(mask: str, seq_len: int, **lengths_: int) -> dict:
         T = seq_len
@@ -80,22 +84,21 @@ def make_mask_lab(
         real = np.arange(T)[None, :] < np.array(n_real)[:, None]  # (B, T)
         Xb = np.where(real[..., None], X[:, :T], 0.0)  # padding embeds as zeros
         words = [[tokens[b][j] if real[b, j] else PAD for j in range(T)] for b in range(B)]
-        scores = _batch_scores(Xb, W_q, W_k)
+        Q, K = Xb @ W_q, Xb @ W_k  # (B, T, d_k)
         keep = np.ones((B, T, T), dtype=bool)
         if mask in ("padding", "both"):
             keep &= padding_mask(np.array(n_real), T)
         if mask in ("causal", "both"):
             keep &= causal_mask(T)
-        weights = softmax(np.where(keep, scores, -np.inf), axis=-1)
+        weights = attention_weights(Q, K, keep)  # (B, T, T)
         # Per sentence: the most weight any real query puts on padding keys.
         leak = np.where(real, (weights * ~real[:, None, :]).sum(axis=-1), 0.0).max(axis=-1)
-        names = [f"sentence {b + 1}: {n} real" + (f" + {T - n} {PAD}" if T > n else "") for b, n in
-                 enumerate(n_real)]
-        fields = {"mask": mask, "T": T, "real": "[" + ", ".join(map(str, n_real)) + "]",
+        names = [name(b, n, T) for b, n in enumerate(n_real)]
+        fields = {"mask": mask_names[mask], "T": T, "real": "[" + ", ".join(map(str, n_real)) + "]",
                   "blocked": int((~keep).sum()), "cells": keep.size,
-                  "leaks": ", ".join(number(x, 3) for x in leak)}
+                  "leaks": ", ".join(plot.number(x, 3) for x in leak)}
         return {"mask": mask, "seq_len": T, "lengths": n_real, "tokens": words, "keep": keep,
-                "scores": scores, "weights": weights, "leak": leak, "names": names, "fields": fields}
+                "scores": scores(Q, K), "weights": weights, "leak": leak, "names": names, "fields": fields}
 
     def snapshot(**values: Any) -> Figure:
         f = frame(**values)
@@ -111,12 +114,12 @@ def make_mask_lab(
             box = axes[0].get_position()
             fig.text(0.012, (box.y0 + box.y1) / 2, f["names"][b], rotation=90, ha="left", va="center")
             rows.append(axes)
-        for ax in fig.axes:
-            for text in ax.texts:
-                if text.get_gid() == plot.ANNOT_GID:
-                    text.set_fontsize(9)  # fits "−0.25" in a cell of a T = 8 grid
-        fig.colorbar(rows[0][0].collections[0], cax=fig.add_subplot(grid[:, 2])).set_label("score")
-        fig.colorbar(rows[0][2].collections[0], cax=fig.add_subplot(grid[:, 5])).set_label("attention weight")
+        for text in (t for axes in rows for ax in axes for t in plot.heatmap_cells(ax)):
+            text.set_fontsize(9)  # fits "−0.25" in a cell of a T = 8 grid
+        fig.colorbar(rows[0][0].collections[0], cax=fig.add_subplot(grid[:, 2])).set_label(
+            plot.kind_label("scores"))
+        fig.colorbar(rows[0][2].collections[0], cax=fig.add_subplot(grid[:, 5])).set_label(
+            plot.kind_label("weights"))
         return fig
 
     # What the page draws from: each sentence's scores with its first n tokens real (the rest zero
@@ -127,17 +130,21 @@ def make_mask_lab(
         for n in range(1, T_max + 1):
             Xb = X[b].copy()
             Xb[n:] = 0.0
-            per_n.append(_batch_scores(Xb, W_q, W_k))
+            per_n.append(scores(Xb @ W_q, Xb @ W_k))
         scores_by_length.append(per_n)
+    real_tokens = tr("real tokens in sentence {b}")
     controls = [
-        Control("mask", "toggle", "mask", list(MASK_TYPES)),
-        slider("seq_len", "sequence length T", 2, T_max, 1),
-        *(Control(f"length_{b + 1}", "slider", f"real tokens in sentence {b + 1}", list(range(1, T_max + 1)),
+        Control("mask", "toggle", tr("mask"), list(MASK_TYPES), [mask_names[m] for m in MASK_TYPES]),
+        slider("seq_len", tr("sequence length T"), 2, T_max, 1),
+        *(Control(f"length_{b + 1}", "slider", real_tokens.format(b=b + 1), list(range(1, T_max + 1)),
                   limit="seq_len") for b in range(B)),
     ]
     values = {"mask": mask, "seq_len": seq_len, **{f"length_{b + 1}": n for b, n in enumerate(lengths)}}
-    data = {"tokens": tokens, "pad": PAD, "scores": scores_by_length, "vmax": vmax, "titles": TITLES,
+    data = {"tokens": tokens, "pad": PAD, "scores": scores_by_length, "vmax": vmax,
+            "titles": [tr(t) for t in plot.PANEL_TITLES],
             "scores_cmap": colour_table("scores"), "weights_cmap": colour_table("weights"),
-            "masked_colour": plot.MASKED_COLOUR}
-    return Lab("mask", controls, values, data, frame=frame, readout=READOUT, snapshot=snapshot,
-               texts=[*TITLES, "sentence 1: real + <pad>", "score", "attention weight", "−∞"])
+            "masked_colour": plot.MASKED_COLOUR,
+            "text": {"mask_names": mask_names, "sentence": sentence, "padded": padded,
+                     "score": plot.kind_label("scores"), "weight": plot.kind_label("weights")}}
+    return Lab("mask", controls, values, data, frame=frame, readout=tr(READOUT), snapshot=snapshot,
+               texts=["−∞"])

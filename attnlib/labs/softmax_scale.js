@@ -9,7 +9,7 @@ function build(picture, spec) {
   const root = svg("svg", { class: "figure", viewBox: `0 0 ${W} ${H}`, role: "img" }, picture);
   const T = d.tokens.length;
   const bars = axes(root, { x: 80, y: 40, w: 320, h: 270 }, {
-    ...d.bars_axes, xticks: [], xlabel: "key", ylabel: "attention weight", title: "", frame: true });
+    ...d.bars_axes, xticks: [], xlabel: d.text.key, ylabel: d.text.weight, title: "", frame: true });
   svg("line", { x1: 80, x2: 400, y1: bars.sy(1), y2: bars.sy(1), stroke: "#ccc" }, bars.g);
   const slot = 320 / T;
   const columns = d.tokens.map((token, j) => {
@@ -21,7 +21,7 @@ function build(picture, spec) {
     };
   });
   const curves = axes(root, { x: 530, y: 40, w: 440, h: 270 }, {
-    ...d.curve_axes, xlabel: "scale β", ylabel: "entropy of the row (nats)", ylabelGap: 50, frame: true });
+    ...d.curve_axes, xlabel: d.text.scale, ylabel: d.text.entropy, ylabelGap: 50, frame: true });
   const { sx, sy } = curves;
   svg("line", { x1: 530, x2: 970, y1: sy(d.uniform), y2: sy(d.uniform), stroke: "#888", "stroke-dasharray": "5 3" }, curves.g);
   const lines = d.curves.map((row, i) => svg("polyline", {
@@ -30,7 +30,7 @@ function build(picture, spec) {
   const mark = svg("line", { y1: 40, y2: 310, stroke: "#333" }, curves.g);
   const dot = svg("circle", { r: 5, stroke: "black" }, curves.g);
   const legend = svg("g", {}, curves.g);
-  [...d.tokens.map((t, i) => [`row ${t}`, d.colours[i], null]), [`uniform: log ${T}`, "#888", "5 3"]]
+  [...d.text.rows.map((words, i) => [words, d.colours[i], null]), [d.text.uniform, "#888", "5 3"]]
     .forEach(([words, c, dash], k) => {
       const x = 735 + 115 * (k % 2), y = 58 + 20 * Math.floor(k / 2);
       svg("line", { x1: x, x2: x + 24, y1: y, y2: y, stroke: c, "stroke-width": 2, "stroke-dasharray": dash }, legend);

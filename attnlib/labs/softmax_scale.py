@@ -12,13 +12,14 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from .. import plot
-from ..validation import as_float_array
 from ..core import entropy, softmax
-from .base import Control, Lab, axis_spec, colour_table, number, slider
+from ..i18n import N_, tr
+from ..validation import as_float_array
+from .base import Control, Lab, axis_spec, colour_table, fill, slider
 
-READOUT = ("β = {scale:.1f} (temperature 1/β = {temperature}) · row {row}: largest weight {largest:.4f} "
-           "on {top} · entropy {entropy:.4f} nats (uniform: {uniform:.4f})")
-TITLE = "weights of row {row} at β = {scale:.1f}"
+READOUT = N_("β = {scale:.1f} (temperature 1/β = {temperature}) · row {row}: largest weight {largest:.4f} "
+             "on {top} · entropy {entropy:.4f} nats (uniform: {uniform:.4f})")
+TITLE = N_("weights of row {row} at β = {scale:.1f}")
 CURVE_POINTS = 201
 
 
@@ -36,23 +37,26 @@ def make_softmax_scale_lab(
     Lab
         Bars of the row's weights beside the entropy curves of every row; ``lab.state`` holds
         ``weights`` (T,), ``entropy`` and ``largest``.
+
+    Taught in: 02 §5
     """
     scores = as_float_array(scores, "scores", expected="(T, T)")
     if scores.ndim != 2 or scores.shape != (len(tokens), len(tokens)):
         raise ValueError(f"scores must have shape (T, T) for T={len(tokens)} tokens; got {scores.shape}")
     T = len(tokens)
     controls = [
-        Control("query", "menu", "query row", list(range(T)), list(tokens)),
-        slider("scale", "scale β", 0.0, max_scale, 0.1),
+        Control("query", "menu", tr("query row"), list(range(T)), list(tokens)),
+        slider("scale", tr("scale β"), 0.0, max_scale, 0.1),
     ]
     uniform = float(np.log(T))
+    title, joined = tr(TITLE), tr(" and ")
 
     def frame(query: int, scale: float) -> dict:
         w = softmax(scale * scores[query])
         top = [tokens[j] for j in np.flatnonzero(np.isclose(w, w.max(), rtol=0, atol=1e-9))]
         h = float(entropy(w))
-        fields = {"scale": scale, "temperature": "∞" if scale == 0 else number(1 / scale, 2),
-                  "row": tokens[query], "largest": float(w.max()), "top": " and ".join(top),
+        fields = {"scale": scale, "temperature": "∞" if scale == 0 else plot.number(1 / scale, 2),
+                  "row": tokens[query], "largest": float(w.max()), "top": joined.join(top),
                   "entropy": h, "uniform": uniform}
         return {"weights": w, "entropy": h, "largest": float(w.max()),
                 "outlined": np.isclose(w, w.max(), rtol=0, atol=1e-9), "fields": fields}
@@ -61,7 +65,7 @@ def make_softmax_scale_lab(
         fig = plot.new_figure((9.6, 3.7))
         ax_bars, ax_h = fig.subplots(1, 2, width_ratios=[1, 1.35])
         plot.weight_bars(softmax(scale * scores[query]), tokens, ax=ax_bars,
-                         title=f"weights of row {tokens[query]} at β = {scale:.1f}")
+                         title=fill(title, {"row": tokens[query], "scale": scale}))
         plot.entropy_curves(scores, tokens, scales=np.linspace(0.0, max_scale, CURVE_POINTS), ax=ax_h,
                             highlight=query, mark=scale)
         fig.tight_layout()
@@ -83,7 +87,11 @@ def make_softmax_scale_lab(
         "cmap": colour_table("weights"),
         "bars_axes": axis_spec(figure.axes[0]),
         "curve_axes": axis_spec(figure.axes[1]),
-        "title": TITLE,
+        "title": title,
+        "text": {"key": tr("key"), "weight": plot.kind_label("weights"), "scale": tr("scale β"),
+                 "entropy": tr("entropy of the row (nats)"),
+                 "rows": [tr("row {token}").format(token=t) for t in tokens],
+                 "uniform": tr("uniform: log {n}").format(n=T)},
     }
     return Lab("softmax_scale", controls, {"query": query, "scale": scale}, data, frame=frame,
-               readout=READOUT, snapshot=snapshot, texts=[TITLE, "entropy of the row (nats)"])
+               readout=tr(READOUT), snapshot=snapshot)

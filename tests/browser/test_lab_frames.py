@@ -20,8 +20,9 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from test_labs import NAMES, build  # noqa: E402
 
+import attnlib  # noqa: E402
 from attnlib import labs, plot  # noqa: E402
-from attnlib.labs.base import fill  # noqa: E402
+from attnlib.labs.base import KIT, fill  # noqa: E402
 
 # The numbers each lab's frame shares with Python, compared to float precision.
 KEYS = {
@@ -68,10 +69,16 @@ def text_of(readout: str) -> str:
     return html.unescape(re.sub(r"<[^>]+>", "", readout))
 
 
+@pytest.mark.parametrize("language", ["en", "zh-Hans"])
 @pytest.mark.parametrize("name", NAMES)
-def test_page_frames_equal_attnlib_at_every_setting(name, page, tmp_path):
-    with plot.use_style():
-        lab = build(name)
+def test_page_frames_equal_attnlib_at_every_setting(name, language, page, tmp_path):
+    """In English and in Chinese: the language changes the words on the page, never its numbers."""
+    attnlib.set_language(language)
+    try:
+        with plot.use_style():
+            lab = build(name)
+    finally:
+        attnlib.set_language("en")
     settings = lab.settings()
     expected = []
     for values in settings:
@@ -90,3 +97,21 @@ def test_page_frames_equal_attnlib_at_every_setting(name, page, tmp_path):
     assert result["count"] == 0, f"{name}: {result['count']} of {len(settings)} settings differ: {result['problems']}"
     assert result["worst"] < 1e-12, f"{name}: the page's numbers differ from attnlib's by {result['worst']:.2e}"
 
+
+
+def test_the_page_writes_numbers_as_attnlib_does(page):
+    """kit.js ``number`` and ``attnlib.plot.number``: the same text for every number and precision,
+    ties (0.125, 2.5), negative zeros (−0.0, −0.001 at 2 decimals) and −∞ included."""
+    rng = np.random.default_rng(7)
+    values = [0.125, 0.375, 2.5, -2.5, 0.5, -0.5, 1.005, -0.0, -0.001, -0.0004, 0.0005, -0.0005, 1e-17,
+              123.456, -7.25, 0.045, 1 / 3, -2 / 3, *rng.normal(scale=3, size=200).tolist(),
+              *(np.round(rng.normal(size=100), 3) + 0.0005).tolist()]
+    cases = [(v, d) for v in values for d in range(5)]
+    script = KIT.read_text(encoding="utf-8") + "\nwindow.__number = number;\n"
+    page.set_content(f"<!doctype html><meta charset='utf-8'><script type='module'>{script}</script>")
+    page.wait_for_function("typeof window.__number === 'function'")
+    shown = page.evaluate("(cases) => cases.map(([v, d]) => window.__number(v, d))", cases)
+    shown.append(page.evaluate("() => window.__number(-Infinity, 2)"))
+    expected = [plot.number(v, d) for v, d in cases] + [plot.number(-np.inf, 2)]
+    differ = [(c, a, b) for c, a, b in zip([*cases, (-np.inf, 2)], shown, expected, strict=True) if a != b]
+    assert not differ, f"{len(differ)} numbers differ (value, digits), page, Python: {differ[:8]}"

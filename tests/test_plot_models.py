@@ -1,4 +1,4 @@
-"""The figures of notebook 09 (loss curves, the attention of each generated character), on Agg."""
+"""attnlib.plot.models on the Agg backend: loss curves, the attention of each generated character."""
 
 from __future__ import annotations
 

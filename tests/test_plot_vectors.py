@@ -1,4 +1,4 @@
-"""The figure helpers of notebooks 01-03, on the Agg backend: what they draw, and how they update."""
+"""attnlib.plot.vectors on the Agg backend: the dot product, weight bars, contributions, the convex hull."""
 
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ import numpy as np
 import pytest
 from matplotlib.axes import Axes
 
-from attnlib import entropy, plot, softmax
+import attnlib
+from attnlib import plot, softmax
+from attnlib.core import convex_hull_2d, inside_convex_hull
 
 TOKENS = ["早", "上", "好"]
 X = np.array([[1.0, 1.0, 0.0, 0.0], [1.0, 1.0, 1.0, 0.0], [0.5, 0.8, 0.0, 1.0]])
@@ -22,6 +24,13 @@ def _style_and_cleanup():
         warnings.simplefilter("error")  # a missing CJK glyph warns: fail instead
         yield
     plt.close("all")
+
+
+@pytest.fixture
+def zh_hans():
+    attnlib.set_language("zh-Hans")
+    yield
+    attnlib.set_language("en")
 
 
 def _texts(ax: Axes) -> list[str]:
@@ -39,7 +48,7 @@ def test_dot_product_picture_draws_the_geometry():
     assert (ax.get_xlabel(), ax.get_ylabel()) == ("feature 1", "feature 2")
     assert ax.get_title() == "a·b = |a| |b| cos θ = 2.00 × 1.50 × 0.500 = 1.50"
     assert {"a", "b", "θ", "|a| cos θ = 1.00"} <= set(_texts(ax))
-    proj = next(line for line in ax.lines if line.get_label() == "proj")
+    proj = plot.parts(ax, "dot_product_picture").proj
     assert np.allclose(np.array(proj.get_data())[:, 1], [1.0, 0.0])  # the shadow of a ends at x = 1
 
 
@@ -49,7 +58,7 @@ def test_dot_product_picture_update_moves_everything():
     plot.update_dot_product_picture(ax, [-1.0, 1.0], [2.0, 0.0])  # 135°: a negative projection
     assert ax.get_title().startswith("q·k = |q| |k| cos θ = 1.41 × 2.00 × −0.707 = −2.00")
     assert "|q| cos θ = −1.00" in _texts(ax)
-    drop = next(line for line in ax.lines if line.get_label() == "drop")
+    drop = plot.parts(ax, "dot_product_picture").drop
     assert np.allclose(np.array(drop.get_data()).T, [[-1.0, 1.0], [-1.0, 0.0]])
 
 
@@ -68,13 +77,13 @@ def test_update_dot_product_picture_needs_its_picture():
         plot.update_dot_product_picture(ax, [1.0, 0.0], [0.0, 1.0])
 
 
-# ---- weight_bars and entropy_curves --------------------------------------------------------------
+# ---- weight_bars --------------------------------------------------------------------------------
 
 
 def test_weight_bars_on_the_fixed_scale():
     w = softmax(np.array([2.0, 2.0, 1.3]))
     ax = plot.weight_bars(w, TOKENS, title="row 早")
-    bars = [p for p in ax.patches if p.get_gid() == "attnlib-bar"]
+    bars = plot.parts(ax, "weight_bars").bars
     assert np.allclose([bar.get_height() for bar in bars], w)
     assert [t.get_text() for t in ax.get_xticklabels()] == TOKENS
     assert ax.get_ylim() == (0.0, 1.12) and ax.get_ylabel() == "attention weight"
@@ -90,34 +99,6 @@ def test_weight_bars_on_the_fixed_scale():
 def test_weight_bars_needs_a_label_per_weight():
     with pytest.raises(ValueError, match=r"weights must have shape \(T,\) with one token label each"):
         plot.weight_bars([0.5, 0.5], TOKENS)
-
-
-def test_entropy_curves_from_log_t_down():
-    scores = X @ X.T
-    scales = np.linspace(0.0, 10.0, 101)
-    ax = plot.entropy_curves(scores, TOKENS, scales=scales, highlight=1, mark=2.0)
-    rows = [line for line in ax.lines if line.get_gid() == "attnlib-entropy-row"]
-    assert [line.get_label() for line in rows] == ["row 早", "row 上", "row 好"]
-    for i, line in enumerate(rows):
-        x, y = line.get_data()
-        assert np.isclose(y[0], np.log(3))  # s = 0: uniform
-        assert np.allclose(y, entropy(softmax(x[:, None] * scores[i])))
-    assert rows[1].get_linewidth() > rows[0].get_linewidth()
-    assert ax.get_xlim() == (0.0, 10.0) and ax.get_xlabel() == "scale β"
-    vline, dot = (line for line in ax.lines if line.get_gid() == "attnlib-entropy-mark")
-    assert list(vline.get_xdata()) == [2.0, 2.0]
-    assert np.isclose(dot.get_ydata()[0], entropy(softmax(2.0 * scores[1])), atol=1e-3)
-    plot.update_entropy_curves(ax, highlight=2, mark=5.0)
-    assert rows[2].get_linewidth() > rows[1].get_linewidth() and list(vline.get_xdata()) == [5.0, 5.0]
-    with pytest.raises(ValueError, match="highlight must be a row index in 0..2; got 3"):
-        plot.update_entropy_curves(ax, highlight=3, mark=1.0)
-
-
-def test_entropy_curves_errors():
-    with pytest.raises(ValueError, match=r"scales must have shape \(n,\) with n >= 2"):
-        plot.entropy_curves(np.eye(3), TOKENS, scales=[1.0])
-    with pytest.raises(ValueError, match="one row per token"):
-        plot.entropy_curves(np.eye(2), TOKENS, scales=[0.0, 1.0])
 
 
 # ---- contribution_bars ---------------------------------------------------------------------------
@@ -150,33 +131,33 @@ def test_contribution_bars_shape_error():
 
 def test_convex_hull_2d_and_inside():
     square = np.array([[0.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.0, 2.0], [1.0, 1.0], [1.0, 0.0]])
-    corners = plot.convex_hull_2d(square)
+    corners = convex_hull_2d(square)
     assert corners.tolist() == [[0.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.0, 2.0]]  # counter-clockwise
     queries = np.array([[1.0, 1.0], [2.0, 1.0], [2.1, 1.0], [-0.5, -0.5], [0.0, 0.0]])
-    assert plot.inside_convex_hull(square, queries).tolist() == [True, True, False, False, True]
-    assert len(plot.convex_hull_2d([[0.0, 0.0], [1.0, 1.0]])) == 2
+    assert inside_convex_hull(square, queries).tolist() == [True, True, False, False, True]
+    assert len(convex_hull_2d([[0.0, 0.0], [1.0, 1.0]])) == 2
 
 
 def test_convex_hull_errors():
     with pytest.raises(ValueError, match=r"points must have shape \(n, 2\)"):
-        plot.convex_hull_2d(np.zeros((3, 3)))
+        convex_hull_2d(np.zeros((3, 3)))
     with pytest.raises(ValueError, match="must span an area"):
-        plot.inside_convex_hull([[0.0, 0.0], [1.0, 1.0], [2.0, 2.0]], [[0.5, 0.5]])
+        inside_convex_hull([[0.0, 0.0], [1.0, 1.0], [2.0, 2.0]], [[0.5, 0.5]])
     with pytest.raises(ValueError, match=r"query must have shape \(m, 2\)"):
-        plot.inside_convex_hull(X2, [0.5, 0.5])
+        inside_convex_hull(X2, [0.5, 0.5])
 
 
 def test_weighted_averages_never_leave_the_hull(rng):
     points = rng.normal(size=(6, 2))
     w = softmax(rng.normal(scale=3.0, size=(50, 6)))
-    assert plot.inside_convex_hull(points, w @ points).all()
-    assert not plot.inside_convex_hull(points, 3 * points).all()
+    assert inside_convex_hull(points, w @ points).all()
+    assert not inside_convex_hull(points, 3 * points).all()
 
 
 def test_convex_hull_picture_and_update():
     out = softmax(X2 @ X2.T) @ X2
     ax = plot.convex_hull_picture(X2, out, TOKENS, trails=np.stack([out, X2]), title="s = 1")
-    rings = [line for line in ax.lines if line.get_gid() == "attnlib-hull-ring"]
+    rings = plot.parts(ax, "convex_hull_picture").rings
     assert np.allclose([np.concatenate(r.get_data()) for r in rings], out)
     assert [t.get_text() for t in ax.get_legend().get_texts()] == ["convex hull", "centroid (mean)", "outputs"]
     assert {"早", "上", "好"} <= set(_texts(ax))
@@ -185,12 +166,20 @@ def test_convex_hull_picture_and_update():
     assert lo < X2[:, 0].min() and hi > X2[:, 0].max()
     plot.update_convex_hull_picture(ax, X2, title="one-hot")
     assert np.allclose([np.concatenate(r.get_data()) for r in rings], X2)
-    links = [line for line in ax.lines if line.get_gid() == "attnlib-hull-link"]
+    links = plot.parts(ax, "convex_hull_picture").links
     assert np.allclose(np.array(links[0].get_data()).T, [X2[0], X2[0]])
     with pytest.raises(ValueError, match=r"out must have shape \(3, 2\)"):
         plot.update_convex_hull_picture(ax, X2[:2])
 
 
-def test_token_colours_repeat():
-    assert plot.token_colour(0) == plot.TOKEN_COLOURS[0]
-    assert plot.token_colour(len(plot.TOKEN_COLOURS)) == plot.TOKEN_COLOURS[0]
+def test_vector_pictures_in_chinese(zh_hans):
+    ax = plot.dot_product_picture([1.0, 1.0], [1.0, 0.0])
+    assert (ax.get_xlabel(), ax.get_ylabel()) == ("特征 1", "特征 2")
+    assert ax.get_title().endswith("= 1.00")  # the numbers as in English
+    ax = plot.contribution_bars([0.5, 0.5], np.eye(2), ["早", "上"])
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert labels == ["输出（总和）", "早：0.50 × 它的行", "上：0.50 × 它的行"]  # {行} written for 简体
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["特征 1", "特征 2"]
+    ax = plot.weight_bars([0.25, 0.75], ["早", "上"])
+    assert ax.get_xlabel() == "键" and ax.get_ylabel() == "注意力权重"
+    ax.figure.canvas.draw()

@@ -1,0 +1,433 @@
+"""Matrices as heatmaps: one matrix, a matrix product, scores → masked scores → weights, every head.
+
+Queries are rows, top to bottom; keys are columns; tokens are the tick labels. Attention weights use
+one sequential colour map fixed to [0, 1]; scores and other signed numbers a diverging map centred
+on 0; masked ``-inf`` cells are grey and written "−∞". Small matrices have their values in the cells.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import matplotlib as mpl
+import matplotlib.pyplot as plt
+import numpy as np
+import seaborn as sns
+from matplotlib.axes import Axes
+
+from ..core import softmax
+from ..i18n import N_, tr
+from .style import KINDS, MASKED_COLOUR, digits_of, keep_parts, kind_label, number, parts, text_colour
+
+MAX_ANNOTATED = 12  # write the numbers in the cells up to this many rows and columns
+PANEL_TITLES = (N_("scores  Q·Kᵀ/√d_k"), N_("masked scores  + M"), N_("weights  softmax"))
+
+
+def _limits(data: np.ndarray, kind: str, vmax: float | None) -> tuple[float, float]:
+    fixed = KINDS[kind]["fixed"]
+    if fixed is not None:
+        return fixed
+    if vmax is None:
+        finite = data[np.isfinite(data)]
+        vmax = float(np.abs(finite).max()) if finite.size else 1.0
+        vmax = vmax or 1.0
+    return -vmax, vmax
+
+
+def heatmap(
+    matrix: Any,
+    rows: Sequence[str] | None = None,
+    cols: Sequence[str] | None = None,
+    *,
+    kind: str = "weights",
+    ax: Axes | None = None,
+    annot: bool | None = None,
+    fmt: str = ".2f",
+    title: str | None = None,
+    vmax: float | None = None,
+    cbar: bool = True,
+    xlabel: str | None = None,
+    ylabel: str | None = None,
+) -> Axes:
+    """Draw a matrix as a labelled heatmap in the series' convention.
+
+    Parameters
+    ----------
+    matrix : array_like
+        The numbers; ``-inf`` entries (masked scores) are drawn grey and written "−∞".
+    rows, cols : sequence of str, optional
+        Tick labels (tokens); default 0, 1, 2, ...
+    kind : {"weights", "scores", "values"}
+        "weights": fixed [0, 1] sequential scale; "scores" or "values": diverging, centred on 0,
+        symmetric limits ``±vmax``, by default the largest finite magnitude.
+    annot : bool, optional
+        Write the values in the cells; default: when both sides have at most 12 entries.
+    fmt : str
+        Fixed-point format of the cell values, such as ".2f".
+    xlabel, ylabel : str, optional
+        Axis labels; default "key" and "query" in the current language.
+
+    Shapes:
+        matrix (n_rows, n_cols), rows (n_rows,), cols (n_cols,)
+
+    Returns
+    -------
+    Axes
+        The axes, whose cell texts ``update_heatmap`` can later rewrite in place.
+
+    Taught in: 00 §5
+    """
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {sorted(KINDS)}; got {kind!r}")
+    digits = digits_of(fmt)
+    data = np.asarray(matrix, dtype=float)
+    if data.ndim != 2:
+        raise ValueError(f"matrix must have shape (n_rows, n_cols); got shape {data.shape}")
+    n_rows, n_cols = data.shape
+    for labels, n, name in ((rows, n_rows, "rows"), (cols, n_cols, "cols")):
+        if labels is not None and len(labels) != n:
+            raise ValueError(f"{name} has {len(labels)} labels but the matrix has {n} {name}")
+    if ax is None:
+        _, ax = plt.subplots(figsize=(1.8 + 0.7 * n_cols, 1.0 + 0.6 * n_rows))
+    lo, hi = _limits(data, kind, vmax)  # symmetric for signed kinds: 0 sits at the centre colour
+    masked = ~np.isfinite(data)
+    sns.heatmap(
+        np.where(masked, np.nan, data),
+        ax=ax,
+        cmap=KINDS[kind]["cmap"],
+        vmin=lo,
+        vmax=hi,
+        annot=False,
+        cbar=cbar,
+        cbar_kws={"label": kind_label(kind)} if cbar else None,
+        xticklabels=list(cols) if cols is not None else True,
+        yticklabels=list(rows) if rows is not None else True,
+        linewidths=0.5,
+        linecolor="white",
+        square=False,
+    )
+    ax.set_facecolor(MASKED_COLOUR)
+    ax.set_xlabel(tr("key") if xlabel is None else xlabel)
+    ax.set_ylabel(tr("query") if ylabel is None else ylabel)
+    ax.tick_params(axis="y", rotation=0)
+    ax.tick_params(axis="x", rotation=0)
+    if title:
+        ax.set_title(title)
+    cells: list[mpl.text.Text] = []
+    if annot if annot is not None else max(n_rows, n_cols) <= MAX_ANNOTATED:
+        size = "small" if max(n_rows, n_cols) > 6 else "medium"
+        cells = [ax.text(j + 0.5, i + 0.5, "", ha="center", va="center", fontsize=size)
+                 for i in range(n_rows) for j in range(n_cols)]
+    keep_parts(ax, "heatmap", mesh=ax.collections[0], cells=cells, shape=data.shape, digits=digits)
+    _write_cells(ax, data, digits)
+    return ax
+
+
+def _write_cells(ax: Axes, data: np.ndarray, digits: int) -> None:
+    p = parts(ax, "heatmap")
+    if not p.cells:
+        return
+    values = data.ravel()
+    finite = np.isfinite(values)
+    # One colour-map call for all cells: per-cell calls were most of a lab's redraw time.
+    ink = text_colour(p.mesh.cmap, p.mesh.norm, np.where(finite, values, 0.0))
+    for text, value, ok, colour in zip(p.cells, values, finite, ink, strict=True):
+        text.set_text(number(value, digits))
+        text.set_color(str(colour) if ok else "#555555")
+
+
+def heatmap_cells(ax: Axes) -> list[mpl.text.Text]:
+    """The cell texts of a heatmap drawn by ``heatmap``, row by row (empty when not annotated).
+
+    Taught in: 06 §2
+    """
+    return list(parts(ax, "heatmap").cells)
+
+
+def update_heatmap(ax: Axes, matrix: Any, *, fmt: str | None = None) -> Axes:
+    """Show new numbers in a heatmap drawn by ``heatmap``, reusing its artists (fast redraws).
+
+    The shape must stay the same; colour limits stay as first drawn (fixed [0, 1] for weights).
+    ``fmt`` defaults to the format the heatmap was drawn with.
+
+    Shapes:
+        matrix (n_rows, n_cols), as first drawn
+
+    Taught in: 06 §2
+    """
+    p = parts(ax, "heatmap")
+    data = np.asarray(matrix, dtype=float)
+    if data.shape != p.shape:
+        raise ValueError(
+            f"matrix must keep the shape first drawn {p.shape}; got shape {data.shape}. "
+            "Draw a new heatmap when the number of tokens changes."
+        )
+    p.mesh.set_array(np.ma.masked_invalid(np.where(np.isfinite(data), data, np.nan)).ravel())
+    _write_cells(ax, data, p.digits if fmt is None else digits_of(fmt))
+    return ax
+
+
+def _show_cells(ax: Axes, shown: bool) -> None:
+    for text in parts(ax, "heatmap").cells:
+        text.set_visible(shown)
+
+
+def _token_labels(ax: Axes, size: int, *, rows: bool) -> list[mpl.text.Text]:
+    """Token labels as plain texts (not ticks) under the columns and, if ``rows``, left of the rows."""
+    ax.set_xticks([])
+    ax.set_yticks([])
+    below = mpl.transforms.blended_transform_factory(ax.transData, ax.transAxes)
+    labels = [ax.text(j + 0.5, -0.02, "", transform=below, rotation=90, ha="center", va="top",
+                      fontsize="small") for j in range(size)]
+    if rows:
+        left = mpl.transforms.blended_transform_factory(ax.transAxes, ax.transData)
+        labels += [ax.text(-0.02, i + 0.5, "", transform=left, ha="right", va="center", fontsize="small")
+                   for i in range(size)]
+    return labels
+
+
+def mask_panels(
+    scores: Any,
+    keep: Any,
+    tokens: Sequence[str],
+    *,
+    axes: Sequence[Axes] | None = None,
+    size: int | None = None,
+    vmax: float | None = None,
+    titles: bool = True,
+) -> list[Axes]:
+    """Scores → masked scores → weights for one sentence, side by side (queries are rows).
+
+    Masked cells of the middle panel are grey "−∞"; their weights in the right panel are exactly 0,
+    written "0" (a weight that only rounds to zero is written "0.00").
+    The grid is drawn ``size`` tokens wide (default T) and cropped to T, so ``update_mask_panels``
+    can later show any T up to ``size`` without drawing new heatmaps.
+
+    Shapes:
+        scores (T, T), keep (T, T) boolean (True = may attend), tokens (T,)
+
+    Returns
+    -------
+    list of Axes
+        The three axes.
+
+    Taught in: 06 §2
+    """
+    scores = np.asarray(scores, dtype=float)
+    T = scores.shape[0]
+    size = T if size is None else size
+    if scores.ndim != 2 or scores.shape != (T, T) or size < T:
+        raise ValueError(f"scores must have shape (T, T) with T <= size={size}; got {scores.shape}")
+    vmax = vmax if vmax is not None else float(np.abs(scores).max() or 1.0)
+    bars = None
+    if axes is None:  # a figure of its own, with a colour bar for the scores and one for the weights
+        fig = plt.figure(figsize=(14, 4.6))
+        grid = fig.add_gridspec(1, 6, width_ratios=[1, 1, 0.05, 0.2, 1, 0.05], wspace=0.12)
+        axes = [fig.add_subplot(grid[0, k]) for k in (0, 1, 4)]
+        bars = [fig.add_subplot(grid[0, k]) for k in (2, 5)]
+    axes = list(axes)
+    blank = np.zeros((size, size))
+    for ax, kind in zip(axes, ("scores", "scores", "weights"), strict=True):
+        heatmap(blank, kind=kind, ax=ax, cbar=False, annot=True, vmax=vmax, xlabel="", ylabel="")
+        _show_cells(ax, False)  # seaborn draws the whole figure once per heatmap: skip finished cells
+    for ax in axes:
+        _show_cells(ax, True)
+    for k, ax in enumerate(axes):
+        keep_parts(ax, "mask_panel", size=size, labels=_token_labels(ax, size, rows=k == 0))
+    if bars is not None:
+        fig.colorbar(axes[0].collections[0], cax=bars[0]).set_label(kind_label("scores"))
+        fig.colorbar(axes[2].collections[0], cax=bars[1]).set_label(kind_label("weights"))
+    if titles:
+        for ax, title in zip(axes, PANEL_TITLES, strict=True):
+            ax.set_title(tr(title), fontsize="medium")
+    return update_mask_panels(axes, scores, keep, tokens)
+
+
+def update_mask_panels(axes: Sequence[Axes], scores: Any, keep: Any, tokens: Sequence[str]) -> list[Axes]:
+    """New scores, mask and tokens (any T up to the size first drawn) for ``mask_panels``.
+
+    Shapes:
+        scores (T, T), keep (T, T) boolean, tokens (T,)
+
+    Taught in: 06 §8
+    """
+    scores = np.asarray(scores, dtype=float)
+    keep = np.asarray(keep)
+    T = scores.shape[0]
+    size = parts(axes[0], "mask_panel").size
+    if scores.shape != (T, T) or keep.shape != (T, T) or len(tokens) != T or T > size:
+        raise ValueError(
+            f"scores and keep must have shape (T, T) with T <= {size} and T tokens; "
+            f"got {scores.shape}, {keep.shape}, {len(tokens)} tokens"
+        )
+    if keep.dtype.kind != "b" or not keep.any(axis=-1).all():
+        raise ValueError("keep must be boolean with at least one True in every row")
+    masked = np.where(keep, scores, -np.inf)  # + M: the middle panel, as the lesson writes it
+    panels = (scores, masked, softmax(masked, axis=-1))
+    for ax, matrix in zip(axes, panels, strict=True):
+        full = np.full((size, size), np.nan)
+        full[:T, :T] = matrix
+        shown = np.ma.filled(parts(ax, "heatmap").mesh.get_array(), np.nan).ravel()
+        if not np.array_equal(shown, np.where(np.isfinite(full), full, np.nan).ravel(), equal_nan=True):
+            update_heatmap(ax, full)  # skipped when the panel shows these numbers already
+        for k, text in enumerate(heatmap_cells(ax)):
+            if k // size >= T or k % size >= T:
+                text.set_text("")
+            elif matrix is panels[2] and full.flat[k] == 0.0:
+                text.set_text("0")  # exactly zero, not a small weight rounded to 0.00
+        ax.set_xlim(0, T)
+        ax.set_ylim(T, 0)
+        for k, text in enumerate(parts(ax, "mask_panel").labels):
+            text.set_text(tokens[k % size] if k % size < T else "")
+    return list(axes)
+
+
+def product_panels(
+    left: Any,
+    right: Any,
+    *,
+    names: Sequence[str],
+    rows: Sequence[str],
+    inner: Sequence[str],
+    cols: Sequence[str],
+    axes: Sequence[Axes] | None = None,
+    fmt: str = ".1f",
+) -> list[Axes]:
+    """A matrix product as three heatmaps: ``left · right = left @ right``, on one colour scale.
+
+    Parameters
+    ----------
+    names : sequence of 3 str
+        The three titles, e.g. ("X", "W_Q", "Q = X·W_Q"); the shapes are added to them.
+    rows, inner, cols : sequence of str
+        Labels of the rows of ``left``, of the shared axis, of the columns of ``right``.
+
+    Shapes:
+        left (n, m), right (m, p) -> the product (n, p)
+
+    Taught in: 04 §2
+    """
+    a, b = np.asarray(left, dtype=float), np.asarray(right, dtype=float)
+    if a.ndim != 2 or b.ndim != 2 or a.shape[1] != b.shape[0]:
+        raise ValueError(f"left (n, m) and right (m, p) must multiply; got {a.shape} and {b.shape}")
+    c = a @ b
+    if axes is None:
+        widths = [a.shape[1], b.shape[1], c.shape[1]]
+        fig, axes = plt.subplots(
+            1, 3, figsize=(2.2 + 0.62 * sum(widths), 1.2 + 0.45 * max(a.shape[0], b.shape[0])),
+            gridspec_kw={"width_ratios": widths, "wspace": 0.45},
+        )
+    axes = list(axes)
+    vmax = float(max(np.abs(m).max() for m in (a, b, c))) or 1.0
+    labels = ((rows, inner), (inner, cols), (rows, cols))
+    for ax, m, name, (r, k) in zip(axes, (a, b, c), names, labels, strict=True):
+        heatmap(m, r, k, kind="values", ax=ax, cbar=False, fmt=fmt, vmax=vmax, xlabel="", ylabel="",
+                title=f"{name}  {m.shape[0]}×{m.shape[1]}")
+        ax.tick_params(axis="x", rotation=90)
+        _show_cells(ax, False)  # as in mask_panels: keep seaborn's draws cheap
+    for ax in axes:
+        _show_cells(ax, True)
+    for ax, sign in zip(axes[:2], ("·", "="), strict=True):
+        box = ax.get_position()
+        middle = (box.y0 + box.y1) / 2
+        ax.figure.text(box.x1 + 0.012, middle, sign, fontsize="xx-large", ha="left", va="center")
+    return axes
+
+
+def head_grid(
+    weights: Any,
+    tokens: Sequence[str] | None = None,
+    *,
+    title: str | None = None,
+    highlight: Sequence[tuple[int, int]] = (),
+    panel_size: float = 1.05,
+) -> mpl.figure.Figure:
+    """Every head of every layer at a glance: layers as rows, heads as columns, one colour scale.
+
+    Each panel is one head's weights, queries down and keys across, on the fixed [0, 1] scale of
+    ``heatmap`` with a single colorbar. Token labels sit only on the outer panels (left column and
+    bottom row), since all panels share them. ``highlight`` frames chosen heads, e.g. the ones a
+    notebook names.
+
+    Parameters
+    ----------
+    weights : array_like
+        Attention weights of every head of every layer.
+    tokens : sequence of str, optional
+        The T token labels; default 0, 1, 2, ...
+    title : str, optional
+        A title over the whole grid.
+    highlight : sequence of (int, int)
+        (layer, head) pairs to frame.
+    panel_size : float
+        Width and height of one panel, in inches.
+
+    Shapes:
+        weights (n_layers, n_heads, T, T), tokens (T,)
+
+    Returns
+    -------
+    Figure
+        ``fig.axes`` lists the panels row by row, then the colorbar.
+
+    Taught in: 08 §6
+    """
+    data = np.asarray(weights, dtype=float)
+    if data.ndim != 4 or data.shape[-1] != data.shape[-2]:
+        raise ValueError(
+            f"weights must have shape (n_layers, n_heads, T, T), one square matrix per head; got {data.shape}"
+        )
+    n_layers, n_heads, T, _ = data.shape
+    labels = [str(i) for i in range(T)] if tokens is None else [str(t) for t in tokens]
+    if len(labels) != T:
+        raise ValueError(f"tokens has {len(labels)} labels but the weights have T={T} tokens")
+    for layer, head in highlight:
+        if not (0 <= layer < n_layers and 0 <= head < n_heads):
+            raise ValueError(f"highlight ({layer}, {head}) is outside {n_layers} layers × {n_heads} heads")
+    framed = set(map(tuple, highlight))
+    fig, axes = plt.subplots(
+        n_layers,
+        n_heads,
+        figsize=(1.8 + panel_size * n_heads, 1.6 + panel_size * n_layers),
+        squeeze=False,
+    )
+    # Fixed margins in inches (cheaper than a layout engine for 72 panels): room for the labels.
+    width, height = fig.get_size_inches()
+    fig.subplots_adjust(
+        left=1.0 / width, right=1 - 0.9 / width, bottom=0.9 / height, top=1 - 0.6 / height,
+        wspace=0.06, hspace=0.06,
+    )
+    small = max(4.0, min(7.0, 60.0 / T))  # font size of the token labels, in points
+    layer_name, head_name = tr("layer {layer}"), tr("head {head}")
+    for layer in range(n_layers):
+        for head in range(n_heads):
+            ax = axes[layer, head]
+            image = ax.imshow(data[layer, head], cmap=KINDS["weights"]["cmap"], vmin=0.0, vmax=1.0,
+                              aspect="auto")
+            # Every panel has the same extent; only the outer ones carry the token labels.
+            # (sharex/sharey, or ticks on every panel, would cost seconds for 72 panels.)
+            if layer == n_layers - 1:
+                ax.set_xticks(range(T), labels, rotation=90)
+            else:
+                ax.set_xticks([])
+            if head == 0:
+                ax.set_yticks(range(T), labels)
+            else:
+                ax.set_yticks([])
+            ax.tick_params(length=0, labelsize=small)
+            if head == 0:
+                ax.set_ylabel(layer_name.format(layer=layer), fontsize="small")
+            if layer == 0:
+                ax.set_title(head_name.format(head=head), fontsize="small")
+            if (layer, head) in framed:
+                for side in ax.spines.values():
+                    side.set(visible=True, color="#1f77b4", linewidth=2.5)
+    fig.supxlabel(tr("key"), fontsize="small", y=0.25 / height)
+    fig.supylabel(tr("query"), fontsize="small", x=0.12 / width)
+    right = axes[0, -1].get_position().x1
+    bar = fig.add_axes((right + 0.2 / width, 0.3, 0.12 / width, 0.4))
+    fig.colorbar(image, cax=bar).set_label(kind_label("weights"))
+    if title:
+        fig.suptitle(title, y=1 - 0.1 / height)
+    return fig

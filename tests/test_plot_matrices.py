@@ -1,0 +1,174 @@
+"""attnlib.plot.matrices on the Agg backend: heatmaps, their updates, the mask panels, a matrix product."""
+
+from __future__ import annotations
+
+import warnings
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+
+import attnlib
+from attnlib import plot
+
+
+@pytest.fixture(autouse=True)
+def _style_and_close():
+    with plot.use_style(), warnings.catch_warnings():
+        warnings.simplefilter("error")  # a missing CJK glyph warns: fail instead
+        yield
+    plt.close("all")
+
+
+@pytest.fixture
+def zh_hans():
+    attnlib.set_language("zh-Hans")
+    yield
+    attnlib.set_language("en")
+
+
+def cells(ax) -> list[str]:
+    return [t.get_text() for t in plot.heatmap_cells(ax)]
+
+
+def test_weights_heatmap_convention():
+    w = np.array([[0.7, 0.3], [0.1, 0.9]])
+    ax = plot.heatmap(w, ["a", "b"], ["c", "d"], title="weights · none")
+    mesh = ax.collections[0]
+    assert (mesh.norm.vmin, mesh.norm.vmax) == (0.0, 1.0)  # fixed scale, whatever the data
+    assert ax.get_ylabel() == "query" and ax.get_xlabel() == "key"
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["a", "b"]
+    assert ax.get_ylim()[0] > ax.get_ylim()[1]  # row 0 at the top
+    assert cells(ax) == ["0.70", "0.30", "0.10", "0.90"]
+    assert ax.figure.axes[-1].get_ylabel() == "attention weight"
+
+
+def test_scores_heatmap_is_diverging_centred_on_zero_and_shows_masked_cells():
+    s = np.array([[2.0, -np.inf], [-1.0, 0.5]])
+    ax = plot.heatmap(s, kind="scores")
+    mesh = ax.collections[0]
+    assert mesh.norm.vmin == -2.0 and mesh.norm.vmax == 2.0
+    assert cells(ax) == ["2.00", "−∞", "−1.00", "0.50"]
+    assert ax.figure.axes[-1].get_ylabel() == "score"
+
+
+def test_heatmap_labels_in_chinese_numbers_unchanged(zh_hans):
+    ax = plot.heatmap(np.array([[0.25, 0.75]]), ["早"], ["上", "好"])
+    assert (ax.get_xlabel(), ax.get_ylabel()) == ("键", "查询")
+    assert ax.figure.axes[-1].get_ylabel() == "注意力权重"
+    assert cells(ax) == ["0.25", "0.75"]
+    ax.figure.canvas.draw()  # every glyph in the bundled font (warnings are errors here)
+
+
+def test_update_heatmap_reuses_artists():
+    ax = plot.heatmap(np.eye(2))
+    mesh, texts = ax.collections[0], plot.heatmap_cells(ax)
+    plot.update_heatmap(ax, [[0.25, 0.75], [1.0, 0.0]])
+    assert ax.collections[0] is mesh and plot.heatmap_cells(ax) == texts
+    np.testing.assert_allclose(mesh.get_array().reshape(2, 2), [[0.25, 0.75], [1.0, 0.0]])
+    assert texts[1].get_text() == "0.75"
+    assert texts[2].get_color() == "white" and texts[3].get_color() == "black"  # dark cell, light cell
+    plot.update_heatmap(ax, [[0.25, 0.75], [1.0, 0.0]], fmt=".1f")
+    assert texts[0].get_text() == "0.2"  # 0.25 rounds to the even digit
+    with pytest.raises(ValueError, match="keep the shape first drawn"):
+        plot.update_heatmap(ax, np.eye(3))
+    with pytest.raises(ValueError, match="keep the shape first drawn"):
+        plot.update_heatmap(ax, np.ones((1, 4)))  # as many cells, another shape
+
+
+def test_update_heatmap_needs_a_heatmap():
+    _, ax = plt.subplots()
+    with pytest.raises(ValueError, match="ax holds no picture drawn by heatmap"):
+        plot.update_heatmap(ax, np.eye(2))
+
+
+def test_large_matrices_are_not_annotated_and_labels_are_checked():
+    ax = plot.heatmap(np.zeros((20, 20)))
+    assert not ax.texts and plot.heatmap_cells(ax) == []
+    with pytest.raises(ValueError, match="rows has 1 labels but the matrix has 2 rows"):
+        plot.heatmap(np.eye(2), rows=["a"])
+    with pytest.raises(ValueError, match=r"matrix must have shape \(n_rows, n_cols\)"):
+        plot.heatmap(np.ones(3))
+    with pytest.raises(ValueError, match="kind must be one of"):
+        plot.heatmap(np.eye(2), kind="weight")
+    with pytest.raises(ValueError, match="fmt must be a fixed-point format"):
+        plot.heatmap(np.eye(2), fmt="g")
+
+
+def test_cell_text_colours_follow_the_luminance_rule():
+    """All cells are coloured in one call; each must be what the rule gives for its own value."""
+    data = np.linspace(-2, 2, 25).reshape(5, 5)
+    data[1, 2] = -np.inf
+    for kind, matrix in (("scores", data), ("weights", np.clip(data, 0, 1))):
+        ax = plot.heatmap(matrix, kind=kind)
+        mesh = ax.collections[0]
+        for text, value in zip(plot.heatmap_cells(ax), matrix.ravel(), strict=True):
+            if not np.isfinite(value):
+                assert text.get_color() == "#555555"
+                continue
+            r, g, b, _ = mesh.cmap(mesh.norm(value))
+            assert text.get_color() == ("black" if 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.5 else "white")
+
+
+def test_mask_panels_show_minus_infinity_and_exact_zeros():
+    scores = np.array([[1.0, 2.0, 0.5], [0.0, 1.0, -1.0], [2.0, 0.0, 1.0]])
+    keep = np.tril(np.ones((3, 3), dtype=bool))
+    axes = plot.mask_panels(scores, keep, ["a", "b", "c"], size=5)
+    assert cells(axes[1])[:3] == ["1.00", "−∞", "−∞"]
+    weight_cells = cells(axes[2])
+    assert weight_cells[:3] == ["1.00", "0", "0"] and weight_cells[3:5] == ["", ""]  # beyond T = 3
+    assert axes[0].get_xlim() == (0, 3) and axes[0].get_ylim() == (3, 0)
+    labels = [t.get_text() for t in plot.parts(axes[0], "mask_panel").labels]
+    assert labels[:3] == ["a", "b", "c"] and labels[5:8] == ["a", "b", "c"]
+    assert [ax.get_title() for ax in axes] == ["scores  Q·Kᵀ/√d_k", "masked scores  + M", "weights  softmax"]
+    assert axes[2].collections[0].norm.vmin == 0.0 and axes[2].collections[0].norm.vmax == 1.0
+    with pytest.raises(ValueError, match="at least one True in every row"):
+        plot.update_mask_panels(axes, scores, np.zeros((3, 3), dtype=bool), ["a", "b", "c"])
+    with pytest.raises(ValueError, match=r"T <= 5"):
+        plot.update_mask_panels(axes, np.zeros((6, 6)), np.ones((6, 6), bool), ["x"] * 6)
+
+
+def test_mask_panels_grow_and_shrink_within_their_size():
+    rng = np.random.default_rng(5)
+    axes = plot.mask_panels(rng.normal(size=(2, 2)), np.ones((2, 2), bool), ["a", "b"], size=4)
+    scores = rng.normal(size=(4, 4))
+    plot.update_mask_panels(axes, scores, attnlib.causal_mask(4), list("wxyz"))
+    assert axes[0].get_xlim() == (0, 4) and cells(axes[1])[1] == "−∞"
+    assert cells(axes[0])[5] == plot.number(scores[1, 1], 2)
+
+
+def test_mask_panels_weights_are_attnlib_weights():
+    rng = np.random.default_rng(3)
+    scores, keep = rng.normal(size=(4, 4)), attnlib.causal_mask(4)
+    axes = plot.mask_panels(scores, keep, list("wxyz"))
+    shown = np.ma.filled(axes[2].collections[0].get_array(), np.nan).reshape(4, 4)
+    expected = attnlib.softmax(np.where(keep, scores, -np.inf))
+    np.testing.assert_allclose(shown, expected, atol=1e-12)
+
+
+def test_mask_panels_in_chinese(zh_hans):
+    axes = plot.mask_panels(np.eye(2), np.ones((2, 2), bool), ["早", "上"])
+    assert [ax.get_title() for ax in axes] == ["分数  Q·Kᵀ/√d_k", "加上掩码的分数  + M", "权重  softmax"]
+    assert axes[0].figure.axes[-1].get_ylabel() == "注意力权重"
+
+
+def test_product_panels_show_the_product():
+    A, B = np.array([[1.0, 2.0], [0.0, 1.0], [3.0, -1.0]]), np.array([[1.0, 0.0, 2.0], [0.5, 1.0, 0.0]])
+    axes = plot.product_panels(A, B, names=("X", "W", "X·W"), rows=list("abc"), inner=["f", "g"],
+                               cols=["p", "q", "r"])
+    assert [ax.get_title() for ax in axes] == ["X  3×2", "W  2×3", "X·W  3×3"]
+    shown = np.ma.filled(axes[2].collections[0].get_array(), np.nan).reshape(3, 3)
+    np.testing.assert_array_equal(shown, A @ B)
+    assert [t.get_text() for t in axes[2].get_xticklabels()] == ["p", "q", "r"]
+    norms = {(ax.collections[0].norm.vmin, ax.collections[0].norm.vmax) for ax in axes}
+    assert norms == {(-6.0, 6.0)}  # one colour scale: the largest magnitude, 6 = 3·2, is in A @ B
+    assert all(t.get_visible() for ax in axes for t in plot.heatmap_cells(ax))
+    with pytest.raises(ValueError, match=r"must multiply"):
+        plot.product_panels(A, A, names=("a", "b", "c"), rows="abc", inner="fg", cols="fg")
+
+
+def test_head_grid_labels_in_chinese(zh_hans):
+    fig = plot.head_grid(np.full((2, 2, 3, 3), 1 / 3), ["早", "上", "好"])
+    titles = [ax.get_title() for ax in fig.axes[:2]]
+    assert titles == ["头 0", "头 1"] and fig.axes[0].get_ylabel() == "第 0 层"
+    assert fig.axes[-1].get_ylabel() == "注意力权重"

@@ -1,0 +1,123 @@
+"""attnlib.plot.style: the look, the colours, the figure factory, the number formatter, a picture's parts."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import warnings
+
+import matplotlib as mpl
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+from matplotlib.figure import Figure
+
+from attnlib import plot
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    plt.close("all")
+
+
+def test_cjk_tokens_render_without_missing_glyphs(tmp_path):
+    tokens = ["早", "上", "好"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # "Glyph … missing from font(s)" would fail the test
+        with plot.use_style():
+            fig, ax = plt.subplots()
+            plot.heatmap(np.full((3, 3), 1 / 3), tokens, tokens, ax=ax, title="注意力 weights")
+            fig.savefig(tmp_path / "cjk.png")
+    assert [t.get_text() for t in ax.get_xticklabels()] == tokens
+    assert (tmp_path / "cjk.png").stat().st_size > 1000
+
+
+def test_use_style_as_context_manager_restores_settings():
+    before = dict(mpl.rcParams)
+    with plot.use_style("talk"):
+        assert "Noto Sans SC" in mpl.rcParams["font.family"]
+    assert mpl.rcParams["font.family"] == before["font.family"]
+    assert mpl.rcParams["font.size"] == before["font.size"]
+    with pytest.raises(ValueError, match="context must be"):
+        plot.use_style("lecture")
+
+
+def test_importing_plot_changes_no_settings():
+    """In a fresh interpreter: reloading modules here would leave two copies of each function."""
+    probe = ("import matplotlib as mpl; before = dict(mpl.rcParams); import attnlib.plot, attnlib.labs; "
+             "changed = [k for k, v in mpl.rcParams.items() if before[k] != v]; print(changed)")
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
+                            env={**os.environ, "MPLBACKEND": "Agg"})
+    assert result.stdout.strip() == "[]"
+
+
+def test_new_figure_is_outside_pyplot_and_makes_a_png():
+    fig = plot.new_figure((2.0, 1.5), dpi=50)
+    assert isinstance(fig, Figure) and fig not in map(plt.figure, plt.get_fignums())
+    fig.subplots().plot([0, 1], [1, 0])
+    png = plot.figure_png(fig)
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize(("x", "digits", "text"), [
+    (0.125, 2, "0.12"),  # a tie goes to the even digit, as Python's format does
+    (0.375, 2, "0.38"),
+    (2.5, 0, "2"),
+    (-0.0004, 3, "0.000"),  # no "−0.000"
+    (-0.001, 2, "0.00"),
+    (-0.0, 2, "0.00"),
+    (-0.001, 3, "−0.001"),  # a real minus sign
+    (-1.5, 1, "−1.5"),
+    (1e-17, 4, "0.0000"),
+    (-np.inf, 2, "−∞"),
+])
+def test_number(x, digits, text):
+    assert plot.number(x, digits) == text
+
+
+def test_figures_and_labs_write_numbers_with_one_formatter():
+    """A heatmap cell, a bar label and a lab readout print −0.001 and −0.0004 the same way."""
+    from attnlib.labs import base
+
+    ax = plot.heatmap([[-0.001, -0.0004]], kind="scores", fmt=".3f")
+    assert [t.get_text() for t in plot.heatmap_cells(ax)] == ["−0.001", "0.000"]
+    assert base.fill("{x:.3f} {y:.3f}", {"x": -0.001, "y": -0.0004}) == "−0.001 0.000"
+    assert base.number is plot.number
+
+
+def test_digits_of_accepts_fixed_point_formats_only():
+    assert plot.digits_of(".3f") == 3
+    with pytest.raises(ValueError, match="fmt must be a fixed-point format"):
+        plot.digits_of(".2e")
+
+
+def test_text_colour_is_black_on_light_white_on_dark():
+    cmap, norm = plot.colour_map("weights"), mpl.colors.Normalize(0.0, 1.0)
+    assert plot.text_colour(cmap, norm, 0.0) == "black"  # the pale end of the weights map
+    assert plot.text_colour(cmap, norm, 1.0) == "white"
+    assert plot.text_colour(cmap, norm, np.array([0.0, 1.0])).tolist() == ["black", "white"]
+    r, g, b, _ = cmap(norm(0.55))
+    by_hand = "black" if 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.5 else "white"
+    assert plot.text_colour(cmap, norm, 0.55) == by_hand
+
+
+def test_kinds_and_colours():
+    assert plot.KINDS["weights"]["fixed"] == (0.0, 1.0) and plot.KINDS["scores"]["fixed"] is None
+    assert plot.kind_label("weights") == "attention weight"
+    assert plot.token_colour(0) == plot.TOKEN_COLOURS[0]
+    assert plot.token_colour(len(plot.TOKEN_COLOURS)) == plot.TOKEN_COLOURS[0]
+    with pytest.raises(ValueError, match="kind must be one of"):
+        plot.colour_map("weight")
+
+
+def test_a_picture_keeps_its_parts_per_axes():
+    fig = plot.new_figure((2, 2))
+    ax, other = fig.subplots(1, 2)
+    kept = plot.keep_parts(ax, "demo", line=ax.plot([0, 1])[0], size=3)
+    assert plot.parts(ax, "demo") is kept and kept.size == 3
+    with pytest.raises(ValueError, match="ax holds no picture drawn by demo"):
+        plot.parts(other, "demo")
+    with pytest.raises(ValueError, match="ax holds no picture drawn by heatmap"):
+        plot.parts(ax, "heatmap")
