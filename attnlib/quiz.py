@@ -128,12 +128,9 @@ def feedback(question: Question, choice: int) -> tuple[bool, str]:
 def shown(text: str) -> str:
     """``text`` in the current language, as the learner reads it.
 
-    The 简体 catalogues write a matrix row as ``{行}`` and a column as ``{列}`` (the 繁體 ones are
-    built from them with the two swapped); here the markup becomes the plain word.
-
     Taught in: 00 §Check your understanding
     """
-    return tr(text).replace("{行}", "行").replace("{列}", "列")
+    return tr(text)
 
 
 def _lettered(options: Sequence[str]) -> list[str]:

@@ -331,9 +331,6 @@ def checkers(module: str, exercises: Sequence[Exercise], taught: str) -> tuple[C
 def say(template: str, **facts: Any) -> str:
     """``template`` in the current language, its placeholders filled from ``facts``.
 
-    The 简体 catalogues write a matrix row as ``{行}`` and a column as ``{列}`` (the 繁體 ones are
-    built from them with the two swapped); here the markup becomes the plain word.
-
     Parameters
     ----------
     template : str
@@ -348,7 +345,7 @@ def say(template: str, **facts: Any) -> str:
 
     Taught in: 01 §Exercises
     """
-    return tr(template).replace("{行}", "行").replace("{列}", "列").format(**facts)
+    return tr(template).format(**facts)
 
 
 def _said(cause: str, **facts: Any) -> Verdict:
