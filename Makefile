@@ -9,7 +9,7 @@ START := notebooks/00_start_here.ipynb
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
 JUPYTER_SETTINGS := $(VENV)/share/jupyter/lab/settings/overrides.json
 
-.PHONY: lab test lint unit notebooks bench clean help
+.PHONY: lab test lint unit wheel notebooks bench clean help
 .DEFAULT_GOAL := help
 
 help:
@@ -43,13 +43,35 @@ lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/python tools/check_notebooks.py
 
+# The tests run in a new random order each time (pytest-randomly); the seed is printed at the top, and
+# `make unit ORDER=--randomly-seed=N` repeats that order. A notebook's cells always run in order.
+ORDER ?=
 unit: $(VENV)/.installed-test
-	$(BIN)/python -m pytest tests
+	$(BIN)/python -m pytest tests $(ORDER)
 
 notebooks: $(VENV)/.installed-test
-	$(BIN)/python -m pytest $(NBVAL) notebooks
+	$(BIN)/python -m pytest -p no:randomly $(NBVAL) notebooks
 
-test: lint unit notebooks
+# The package as `pip install .` gives it: build the wheel, install it with the test tools in a fresh
+# virtual environment in build/wheel/, and run the unit tests on a copy of tests/ there, so that
+# `import attnlib` finds the installed copy and not this source tree (a test checks it). Tests that
+# need the checkout itself are left out: those marked `repo`, and these, which read notebooks/, docs/
+# or tools/ or drive a browser.
+WHEEL := build/wheel
+WHEEL_LEAVES_OUT := --ignore=tests/browser --ignore=tests/test_build_site.py --ignore=tests/test_build_slides.py \
+	--ignore=tests/test_navigation.py --ignore=tests/test_sources.py --ignore=tests/test_docstrings.py \
+	--deselect=tests/test_labs.py::test_each_lab_names_the_section_that_shows_it \
+	--deselect=tests/test_labs.py::test_notebooks_store_the_current_page_modules
+wheel: | $(BIN)/python
+	rm -rf $(WHEEL)
+	$(BIN)/python -m pip wheel --quiet --no-deps --wheel-dir $(WHEEL)/dist .
+	$(PYTHON) -m venv $(WHEEL)/venv
+	$(WHEEL)/venv/bin/python -m pip install --quiet "$$(ls $(WHEEL)/dist/attnlib-*.whl)[test]"
+	cp -r tests $(WHEEL)/tests
+	cd $(WHEEL) && ATTNLIB_WHEEL_TEST=1 venv/bin/python -m pytest tests -m "not repo" -p no:cacheprovider \
+		--rootdir=. $(ORDER) $(WHEEL_LEAVES_OUT)
+
+test: lint unit wheel notebooks
 
 # Key press -> new frame for every lab, in a static page and in live JupyterLab beside kernel renderers.
 bench: $(VENV)/.installed-test
