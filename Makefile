@@ -63,10 +63,12 @@ WHEEL_LEAVES_OUT := --ignore=tests/browser --ignore=tests/test_build_site.py --i
 	--deselect=tests/test_labs.py::test_each_lab_names_the_section_that_shows_it \
 	--deselect=tests/test_labs.py::test_notebooks_store_the_current_page_modules
 wheel: | $(BIN)/python
-	rm -rf $(WHEEL)
+	@# setuptools stages a build in build/lib and build/bdist.*: clear them, or a file deleted from attnlib/
+	@# would still be packed.
+	rm -rf $(WHEEL) build/lib build/bdist.*
 	$(BIN)/python -m pip wheel --quiet --no-deps --wheel-dir $(WHEEL)/dist .
 	$(PYTHON) -m venv $(WHEEL)/venv
-	$(WHEEL)/venv/bin/python -m pip install --quiet "$$(ls $(WHEEL)/dist/attnlib-*.whl)[test]"
+	$(WHEEL)/venv/bin/python -m pip install --quiet --no-compile "$$(ls $(WHEEL)/dist/attnlib-*.whl)[test]"
 	cp -r tests $(WHEEL)/tests
 	cd $(WHEEL) && ATTNLIB_WHEEL_TEST=1 venv/bin/python -m pytest tests -m "not repo" -p no:cacheprovider \
 		--rootdir=. $(ORDER) $(WHEEL_LEAVES_OUT)
