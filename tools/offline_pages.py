@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import base64
-import hashlib
 import re
 import shutil
 import subprocess
@@ -29,6 +28,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from artifacts import file_digest
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = ROOT / ".cache" / "slides"
@@ -109,7 +110,7 @@ window.MathJax = {
 
 
 def sha512(path: Path) -> str:
-    return "sha512-" + base64.b64encode(hashlib.sha512(path.read_bytes()).digest()).decode()
+    return "sha512-" + base64.b64encode(file_digest(path, "sha512").digest()).decode()
 
 
 def cached(packages: Iterable[Package], cache: Path) -> bool:

@@ -23,10 +23,10 @@ from __future__ import annotations
 
 import argparse
 import time
-import zipfile
 from pathlib import Path
 
 import numpy as np
+from artifacts import write_npz
 
 from attnlib import gpt
 from attnlib.text import load_poems
@@ -37,16 +37,6 @@ SEED = 9
 STEPS = 3000
 BATCH_SIZE = 16
 LR = 3e-3
-
-
-def save_npz(path: Path, arrays: dict) -> None:
-    """A compressed .npz with fixed zip timestamps, so the same arrays give the same bytes."""
-    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as zf:
-        for name in sorted(arrays):
-            info = zipfile.ZipInfo(f"{name}.npy", date_time=(2020, 1, 1, 0, 0, 0))
-            info.compress_type = zipfile.ZIP_DEFLATED
-            with zf.open(info, "w") as f:
-                np.lib.format.write_array(f, np.asarray(arrays[name]), allow_pickle=False)
 
 
 def train_one(causal: bool, steps: int) -> dict:
@@ -91,7 +81,7 @@ def main() -> None:
         if args.out_dir:
             args.out_dir.mkdir(parents=True, exist_ok=True)
             path = args.out_dir / path.name
-        save_npz(path, train_one(causal, args.steps))
+        write_npz(path, train_one(causal, args.steps))
         print(f"wrote {path}: {path.stat().st_size} bytes")
 
 
