@@ -14,7 +14,7 @@ Numbers are formatted by the caller, after translation, so they are the same in 
 In the zh-Hans catalogues a matrix row is written ``{行}`` and a column ``{列}`` (mainland and Taiwan
 usage swap 行 and 列); :func:`catalogue` resolves that markup, so :func:`tr` never returns it.
 
-Taught in: 00 §Setup
+Taught in: 00 §2
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def set_language(name: str) -> None:
     name : {"en", "zh-Hans", "zh-Hant"}
         English, Simplified Chinese or Traditional Chinese (Taiwan).
 
-    Taught in: 00 §Setup
+    Taught in: 00 §2
     """
     if name not in LANGUAGES:
         raise ValueError(f"language must be one of {', '.join(LANGUAGES)}; got {name!r}")
@@ -50,14 +50,17 @@ def set_language(name: str) -> None:
 
 
 def language() -> str:
-    """The language attnlib writes in now: one of :data:`LANGUAGES`."""
+    """The language attnlib writes in now: one of :data:`LANGUAGES`.
+
+    Taught in: 00 §2
+    """
     return _current[0]
 
 
 def resolve_markup(text: str, name: str) -> str:
     """`text` with the ``{行}``/``{列}`` markup (a matrix row/column) in the words of language `name`.
 
-    Taught in: 00 §Setup
+    Taught in: 00 §2
     """
     for mark, word in MARKUP.get(name, {}).items():
         text = text.replace(mark, word)
@@ -80,10 +83,15 @@ def tr(text: str) -> str:
 
     Placeholders such as ``{d_k}`` are kept, so translate first and ``.format`` after:
     ``tr("weights · d_k={d_k}").format(d_k=4)``.
+
+    Taught in: 00 §2
     """
     return catalogue(_current[0]).get(text, text)
 
 
 def N_(text: str) -> str:  # noqa: N802 (the gettext name for "translate later")
-    """Mark `text` for translation where it is stored; :func:`tr` translates it where it is shown."""
+    """Mark `text` for translation where it is stored; :func:`tr` translates it where it is shown.
+
+    Taught in: 00 §2
+    """
     return text

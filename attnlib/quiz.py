@@ -51,7 +51,10 @@ _KEYS = {"prompt", "options", "answer", "explain"}
 
 @dataclass(frozen=True)
 class Question:
-    """One multiple-choice question; ``explanations`` has one entry per option, or exactly one."""
+    """One multiple-choice question; ``explanations`` has one entry per option, or exactly one.
+
+    Taught in: 00 §Check your understanding
+    """
 
     prompt: str
     options: tuple[str, ...]

@@ -137,7 +137,7 @@ def public_objects() -> tuple[dict[str, object], list[str]]:
 def test_there_are_public_functions_and_classes_to_check():
     objects, _ = public_objects()
     assert len(objects) > 50
-    assert "attnlib.core.attention" in objects and "attnlib.data.load" in objects
+    assert "attnlib.core.formula.attention" in objects and "attnlib.data.load" in objects
 
 
 def test_every_public_function_and_class_is_documented_and_points_to_its_lesson():

@@ -90,7 +90,10 @@ _HERE = str(Path(__file__).resolve())
 
 
 class OneOf(dict):
-    """Several wrong answers of one kind, keyed by what tells them apart (``{which}`` in the message)."""
+    """Several wrong answers of one kind, keyed by what tells them apart (``{which}`` in the message).
+
+    Taught in: 01 §Exercises
+    """
 
 
 @dataclass(frozen=True)
@@ -113,6 +116,8 @@ class Mistake:
     part : int, optional
         For an exercise whose answer is a tuple: compare only this element with ``wrong`` (or the
         whole answer, when the learner returned a single array).
+
+    Taught in: 01 §Exercises
     """
 
     key: str
@@ -149,6 +154,8 @@ class Verdict:
 
     ``cause`` names what was said: ``"correct"``, the key of a :class:`Mistake`, or a generic step
     (a key of :data:`GENERIC_MESSAGES`).
+
+    Taught in: 01 §Exercises
     """
 
     ok: bool
@@ -197,6 +204,8 @@ class Exercise:
         The kind of array the answer must be (``"b"``: boolean), beyond having the right numbers.
     task, shapes : str
         For the checker's docstring: what the learner's function does, and its shapes in symbols.
+
+    Taught in: 01 §Exercises
     """
 
     name: str
@@ -404,6 +413,8 @@ def matches(got: Any, wrong: Any, atol: float = 1e-6) -> bool:
     """True when ``got`` has the shape of ``wrong`` and the same numbers (equal NaN and infinities count).
 
     Tuples match element by element.
+
+    Taught in: 01 §Exercises
     """
     if isinstance(wrong, tuple):
         return (
@@ -428,6 +439,8 @@ def softmax_rows(scores: Any, axis: int = -1) -> np.ndarray:
     """``exp(s - max) / Σ exp(s - max)`` along ``axis``; NaN where every score is ``-inf``.
 
     Plain numpy on purpose: the exercises' references do not rely on ``attnlib.core``.
+
+    Taught in: 01 §Exercises
     """
     scores = np.asarray(scores, dtype=float)
     with np.errstate(all="ignore"):
