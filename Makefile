@@ -81,9 +81,11 @@ wheel: | $(BIN)/python
 
 test: lint translations unit wheel notebooks
 
-# Key press -> new frame for every lab, in a static page and in live JupyterLab beside kernel renderers.
+# Key press -> new frame for every lab (static page and live JupyterLab, beside kernel renderers), and
+# attnlib.attention beside the bare numpy formula.
 bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/lab_latency.py
+	$(BIN)/python benchmarks/attention_speed.py
 
 # Offline reveal.js slides of every notebook in build/slides/ (open build/slides/index.html).
 # The first run fetches pinned reveal.js and MathJax with npm into .cache/slides/; presenting needs no network.
