@@ -93,7 +93,7 @@ def lab(request):
 def test_spec_is_plain_json_and_small(lab):
     text = json.dumps(lab.spec, allow_nan=False)  # NaN or inf would break the page
     assert len(text) < 1_000_000, f"{lab.name}: {len(text)} bytes"
-    assert lab.spec["name"] == lab.name and lab.spec["fonts"][0]["family"] == "Attn Sans"
+    assert lab.spec["name"] == lab.name and lab.spec["fonts"][0]["role"] == "sans"
 
 
 def test_the_bundle_is_one_module_with_the_kit_inside(lab):
@@ -179,7 +179,7 @@ def test_fonts_cover_the_chinese_tokens():
     from fontTools.ttLib import TTFont
 
     faces = base.fonts_for(["早上好"])
-    cjk = next(f for f in faces if f["family"] == "Attn CJK")
+    cjk = next(f for f in faces if f["role"] == "cjk")
     font = TTFont(io.BytesIO(base64.b64decode(cjk["woff"])))
     cmap = font.getBestCmap()
     assert all(ord(c) in cmap for c in "早上好")
@@ -372,7 +372,7 @@ def test_a_chinese_lab_carries_a_font_for_every_character_it_writes(name):
         written |= set(control["description"] + "".join(control["labels"]))
     cjk = {c for c in written if ord(c) >= 0x2E80}
     assert cjk, f"{name}: no Chinese in the lab"
-    face = next(f for f in lab.spec["fonts"] if f["family"] == "Attn CJK")
+    face = next(f for f in lab.spec["fonts"] if f["role"] == "cjk")
     cmap = TTFont(io.BytesIO(base64.b64decode(face["woff"]))).getBestCmap()
     assert not sorted(c for c in cjk if ord(c) not in cmap), f"{name}: characters missing from the page font"
 

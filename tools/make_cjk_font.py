@@ -127,6 +127,7 @@ TEXT_GLOBS = (
     "notebooks/*/*.ipynb",
     "data/*.json",
     "docs/glossary.md",
+    "tools/*.py",  # the words the site, the slides and the navigation write around the notebooks
 )
 
 

@@ -16,6 +16,7 @@ every setting, so the page never carries an unchecked second copy of the math.
 from __future__ import annotations
 
 import base64
+import hashlib
 import html
 import io
 import json
@@ -218,10 +219,13 @@ def fonts_for(texts: Sequence[str]) -> list[dict[str, str]]:
     latin = "".join(chr(c) for c in range(32, 127)) + "θ·√−∞°×‖ᵀₖσ≤≥…"
     used = "".join(sorted(set("".join(texts)) - set(latin) - {"\n"}))
     dejavu = Path(mpl.get_data_path()) / "fonts" / "ttf" / "DejaVuSans.ttf"
-    faces = [{"family": "Attn Sans", "woff": _font(str(dejavu), latin + used)}]
+    # Each subset gets a family name of its own: two faces of one family with different subsets (two
+    # labs on a page, or a lab on the site, whose pages have the whole CJK font) hide each other's glyphs.
+    tag = hashlib.sha256(used.encode("utf-8")).hexdigest()[:8]
+    faces = [{"role": "sans", "family": f"Attn Lab Sans {tag}", "woff": _font(str(dejavu), latin + used)}]
     cjk = "".join(c for c in used if ord(c) >= 0x2E80)
     if cjk:
-        faces.append({"family": "Attn CJK", "woff": _font(str(CJK_FONT), cjk)})
+        faces.append({"role": "cjk", "family": f"Attn Lab CJK {tag}", "woff": _font(str(CJK_FONT), cjk)})
     return faces
 
 

@@ -5,7 +5,7 @@
 export const SVG_NS = "http://www.w3.org/2000/svg";
 export const GREY = "#9a9a9a";
 export const TOKEN_COLOURS = ["#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860"];
-const FONT = '"Attn Sans", "DejaVu Sans", Verdana, sans-serif, "Attn CJK"';
+const FONT = '"DejaVu Sans", Verdana, sans-serif';
 
 // ---- SVG ---------------------------------------------------------------------------------------------
 export function svg(tag, attrs = {}, parent = null) {
@@ -159,6 +159,12 @@ function installFonts(faces) {
   }
 }
 
+// The lab's own subsets first (Latin, then Chinese), then what the machine has.
+function fontFamily(faces) {
+  const byRole = (role) => (faces || []).filter((f) => f.role === role).map((f) => `"${f.family}"`);
+  return [...byRole("sans"), FONT, ...byRole("cjk")].join(", ");
+}
+
 const STYLE = `
 .attn-lab { font-family: ${FONT}; color: #222; font-size: 15px; line-height: 1.35; max-width: 1100px; }
 .attn-lab .bar { display: flex; flex-wrap: wrap; gap: 6px 22px; align-items: center; margin: 4px 0 6px; }
@@ -175,7 +181,7 @@ const STYLE = `
 .attn-lab .toggle input:focus-visible + span, .attn-lab select:focus-visible,
 .attn-lab input[type=range]:focus-visible { outline: 3px solid #f0a030; outline-offset: 1px; }
 .attn-lab select { font: inherit; padding: 2px 4px; }
-.attn-lab svg.figure { width: 100%; height: auto; display: block; font-family: ${FONT}; font-size: 14px; }
+.attn-lab svg.figure { width: 100%; height: auto; display: block; font-family: inherit; font-size: 14px; }
 .attn-lab svg .tick { font-size: 13px; }
 .attn-lab svg .title { font-size: 15px; }
 .attn-lab svg .cell { font-size: 11px; }
@@ -285,6 +291,7 @@ export function createLab(def) {
     const root = document.createElement("div");
     root.className = "attn-lab";
     root.dataset.lab = spec.name;
+    root.style.fontFamily = fontFamily(spec.fonts);
     root.innerHTML = `<style>${STYLE}</style><div class="bar"></div><div class="picture"></div><div class="readout" aria-live="polite"></div>`;
     el.appendChild(root);
     keepKeysInLabs();
