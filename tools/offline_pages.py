@@ -106,6 +106,21 @@ window.MathJax = {
   unicode-range: U+2E80-9FFF, U+F900-FAFF, U+FE30-FE4F, U+FF00-FFEF;  /* fetched only for these */
 }
 </style>
+<script>
+/* Chromium can keep the fallback's empty boxes for text it laid out while this font was loading:
+   once the font and the page are in, set every text node with Chinese again, so it is shaped anew. */
+Promise.all([
+  document.fonts.load('1em "Attn CJK"', "中"),
+  new Promise((ready) => document.readyState === "loading"
+    ? document.addEventListener("DOMContentLoaded", ready) : ready()),
+]).then(() => {
+  const chinese = /[\u2e80-\u9fff\uf900-\ufaff\ufe30-\uffef]/;
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+    if (chinese.test(node.data)) node.data = String(node.data);
+  }
+}, () => {});
+</script>
 """
 
 

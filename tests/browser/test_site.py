@@ -218,3 +218,34 @@ def test_chinese_page_works_offline_and_switches_language(page, site, edition):
     english = site / f"{edition.stem}.html"
     assert english.as_uri() in targets
     watch.check()
+
+
+@pytest.mark.parametrize("edition", EDITIONS, ids=lambda p: p.parent.name)
+def test_every_chinese_text_is_drawn_with_the_bundled_font(page, site, edition):
+    """No Chinese text on a page falls back to a font without its glyphs (Chromium can keep the fallback
+    for text it laid out while the CJK font was loading; the page then shapes that text again)."""
+    page.goto((site / edition.parent.name / f"{edition.stem}.html").as_uri())
+    page.evaluate(CJK_FONT_LOADED_JS)
+    page.wait_for_timeout(300)
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("DOM.enable")
+    cdp.send("CSS.enable")
+    root = cdp.send("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
+    # every element whose own text (not its children's) holds Chinese
+    marked = page.evaluate("""() => {
+        const chinese = /[\\u2e80-\\u9fff\\uf900-\\ufaff\\ufe30-\\uffef]/; let k = 0;
+        for (const el of document.body.querySelectorAll('*')) {
+            if (el.closest('.attn-lab, mjx-container, script, style')) continue;
+            const own = Array.from(el.childNodes).filter(n => n.nodeType === 3).map(n => n.data).join('');
+            if (chinese.test(own) && el.getClientRects().length) el.setAttribute('data-cjk-check', String(k++));
+        }
+        return k;
+    }""")
+    assert marked > 50
+    wrong = []
+    for node in cdp.send("DOM.querySelectorAll", {"nodeId": root, "selector": "[data-cjk-check]"})["nodeIds"]:
+        fonts = cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+        if not any(f["isCustomFont"] for f in fonts):
+            text = cdp.send("DOM.getOuterHTML", {"nodeId": node})["outerHTML"][:80]
+            wrong.append(f"{text} drawn with {[f['familyName'] for f in fonts]}")
+    assert not wrong, f"{len(wrong)} of {marked} Chinese texts drawn without the CJK font:\n" + "\n".join(wrong[:10])
