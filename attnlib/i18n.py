@@ -34,8 +34,10 @@ MARKUP = {"zh-Hans": {"{行}": "行", "{列}": "列"}, "zh-Hant": {"{行}": "列
 _current = ["en"]
 
 
-def set_language(name: str) -> None:
+class set_language:  # noqa: N801 (called like a function: `set_language("zh-Hans")` or `with set_language(...):`)
     """Show every text attnlib writes in the language `name` from now on.
+
+    Used in a ``with`` statement, the language before comes back at the end of the block.
 
     Parameters
     ----------
@@ -44,9 +46,21 @@ def set_language(name: str) -> None:
 
     Taught in: 00 §2
     """
-    if name not in LANGUAGES:
-        raise ValueError(f"language must be one of {', '.join(LANGUAGES)}; got {name!r}")
-    _current[0] = name
+
+    def __init__(self, name: str) -> None:
+        if name not in LANGUAGES:
+            raise ValueError(f"language must be one of {', '.join(LANGUAGES)}; got {name!r}")
+        self._before = _current[0]
+        _current[0] = name
+
+    def __enter__(self) -> set_language:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        _current[0] = self._before
+
+    def __repr__(self) -> str:
+        return f"set_language({_current[0]!r})"
 
 
 def language() -> str:

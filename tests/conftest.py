@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import warnings
 
 import numpy as np
 import pytest
@@ -18,3 +19,25 @@ settings.load_profile("series")
 @pytest.fixture
 def rng() -> np.random.Generator:
     return np.random.default_rng(20261129)
+
+
+@pytest.fixture
+def plot_style():
+    """The series' style on the Agg backend, a missing glyph an error, every figure closed afterwards."""
+    import matplotlib.pyplot as plt
+
+    from attnlib import plot
+
+    with plot.use_style(), warnings.catch_warnings():
+        warnings.simplefilter("error")  # a missing CJK glyph warns: fail instead
+        yield
+    plt.close("all")
+
+
+@pytest.fixture
+def zh_hans():
+    """attnlib speaks Simplified Chinese for one test."""
+    import attnlib
+
+    with attnlib.set_language("zh-Hans"):
+        yield

@@ -69,12 +69,8 @@ NAMES = ["dot_product", "softmax_scale", "convex_hull", "dk", "mask", "generatio
 @cache
 def built(name: str, language: str = "en") -> tuple[labs.Lab, dict]:
     """Each lab built once per language (the d_k and generation labs take a second), with its defaults."""
-    attnlib.set_language(language)
-    try:
-        with plot.use_style():
-            lab = build(name)
-    finally:
-        attnlib.set_language("en")
+    with attnlib.set_language(language), plot.use_style():
+        lab = build(name)
     return lab, dict(lab.values)
 
 

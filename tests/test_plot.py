@@ -53,14 +53,6 @@ def test_every_text_plot_draws_has_a_simplified_chinese_entry():
     check_catalogue(PACKAGE, "plot")
 
 
-def test_the_row_and_column_markup_follows_each_edition():
-    from attnlib.i18n import resolve_markup
-
-    assert resolve_markup("每{行}之和，第 {k} {列}", "zh-Hans") == "每行之和，第 {k} 列"
-    assert resolve_markup("每{行}之和，第 {k} {列}", "zh-Hant") == "每列之和，第 {k} 行"
-    assert resolve_markup("row {token}", "en") == "row {token}"
-
-
 def test_placeholders_ignore_the_row_markup_only():
     assert placeholders("{行} {token}: {w:.2f}") == ["token:", "w:.2f"]
     assert placeholders("{a}") != placeholders("{b}")

@@ -3,33 +3,16 @@ one query's weights, entropy against the scale, softmax's saturation."""
 
 from __future__ import annotations
 
-import warnings
-
-import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
-import attnlib
 from attnlib import entropy, plot, softmax
 from attnlib.core import histogram_heights, score_bins
 
 TOKENS = ["早", "上", "好"]
 X = np.array([[1.0, 1.0, 0.0, 0.0], [1.0, 1.0, 1.0, 0.0], [0.5, 0.8, 0.0, 1.0]])
 
-
-@pytest.fixture(autouse=True)
-def _style_and_close():
-    with plot.use_style(), warnings.catch_warnings():
-        warnings.simplefilter("error")  # a missing CJK glyph warns: fail instead
-        yield
-    plt.close("all")
-
-
-@pytest.fixture
-def zh_hans():
-    attnlib.set_language("zh-Hans")
-    yield
-    attnlib.set_language("en")
+pytestmark = pytest.mark.usefixtures("plot_style")
 
 
 def test_score_walks_axes():

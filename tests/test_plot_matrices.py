@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import warnings
-
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
@@ -11,20 +9,7 @@ import pytest
 import attnlib
 from attnlib import plot
 
-
-@pytest.fixture(autouse=True)
-def _style_and_close():
-    with plot.use_style(), warnings.catch_warnings():
-        warnings.simplefilter("error")  # a missing CJK glyph warns: fail instead
-        yield
-    plt.close("all")
-
-
-@pytest.fixture
-def zh_hans():
-    attnlib.set_language("zh-Hans")
-    yield
-    attnlib.set_language("en")
+pytestmark = pytest.mark.usefixtures("plot_style")
 
 
 def cells(ax) -> list[str]:

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import warnings
-
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 from matplotlib.axes import Axes
 
-import attnlib
 from attnlib import plot, softmax
 from attnlib.core import convex_hull_2d, inside_convex_hull
 
@@ -17,20 +14,7 @@ TOKENS = ["早", "上", "好"]
 X = np.array([[1.0, 1.0, 0.0, 0.0], [1.0, 1.0, 1.0, 0.0], [0.5, 0.8, 0.0, 1.0]])
 X2 = np.array([[2.0, 0.5], [1.0, 2.0], [-1.0, 1.0]])
 
-
-@pytest.fixture(autouse=True)
-def _style_and_cleanup():
-    with plot.use_style(), warnings.catch_warnings():
-        warnings.simplefilter("error")  # a missing CJK glyph warns: fail instead
-        yield
-    plt.close("all")
-
-
-@pytest.fixture
-def zh_hans():
-    attnlib.set_language("zh-Hans")
-    yield
-    attnlib.set_language("en")
+pytestmark = pytest.mark.usefixtures("plot_style")
 
 
 def _texts(ax: Axes) -> list[str]:

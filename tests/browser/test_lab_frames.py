@@ -73,12 +73,8 @@ def text_of(readout: str) -> str:
 @pytest.mark.parametrize("name", NAMES)
 def test_page_frames_equal_attnlib_at_every_setting(name, language, page, tmp_path):
     """In English and in Chinese: the language changes the words on the page, never its numbers."""
-    attnlib.set_language(language)
-    try:
-        with plot.use_style():
-            lab = build(name)
-    finally:
-        attnlib.set_language("en")
+    with attnlib.set_language(language), plot.use_style():
+        lab = build(name)
     settings = lab.settings()
     expected = []
     for values in settings:

@@ -1,0 +1,40 @@
+"""attnlib.i18n: the language setting, the catalogues, the row/column markup."""
+
+from __future__ import annotations
+
+import pytest
+
+import attnlib
+from attnlib import i18n
+
+
+def test_a_with_block_brings_the_language_before_back():
+    assert i18n.language() == "en"
+    with attnlib.set_language("zh-Hant"):
+        assert i18n.language() == "zh-Hant"
+        with attnlib.set_language("zh-Hans"):
+            assert i18n.language() == "zh-Hans"
+        assert i18n.language() == "zh-Hant"
+    assert i18n.language() == "en"
+
+
+def test_an_unknown_language_is_refused_and_changes_nothing():
+    with pytest.raises(ValueError, match=r"language must be one of en, zh-Hans, zh-Hant; got 'fr'"):
+        attnlib.set_language("fr")
+    assert i18n.language() == "en"
+
+
+def test_tr_translates_known_text_and_keeps_the_rest():
+    known = next(iter(i18n.catalogue("zh-Hans")))
+    with attnlib.set_language("zh-Hans"):
+        assert i18n.tr(known) == i18n.catalogue("zh-Hans")[known] != known
+        assert i18n.tr("no such text") == "no such text"
+    assert i18n.tr(known) == known
+
+
+def test_the_row_and_column_markup_follows_each_edition():
+    assert i18n.resolve_markup("每{行}之和，第 2 {列}", "zh-Hans") == "每行之和，第 2 列"
+    assert i18n.resolve_markup("每{行}之和，第 2 {列}", "zh-Hant") == "每列之和，第 2 行"
+    assert i18n.resolve_markup("row {token}", "en") == "row {token}"
+    for name in ("zh-Hans", "zh-Hant"):
+        assert not any("{行}" in t or "{列}" in t for t in i18n.catalogue(name).values())
