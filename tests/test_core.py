@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import inspect
 import math
-import re
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -403,18 +401,6 @@ def test_cosine_type_error_for_text():
 
 
 # ---- the library points back to the lesson ---------------------------------------------------------
-def _sections():
-    """{(NN, k)} for every `## k. Title` heading of every notebook."""
-    import nbformat
-
-    found = set()
-    for path in (Path(attnlib.__file__).parents[1] / "notebooks").glob("[0-9][0-9]_*.ipynb"):
-        for cell in nbformat.read(path, as_version=4).cells:
-            if cell.cell_type == "markdown":
-                found |= {(path.name[:2], k) for k in re.findall(r"^## (\d+)\.", cell.source, re.M)}
-    return found
-
-
 def _public(module):
     for name in module.__all__:
         obj = getattr(module, name)
@@ -423,20 +409,6 @@ def _public(module):
 
 
 MODULES = [attnlib.core, attnlib.multihead, attnlib.validation, attnlib.gpt, attnlib.text]
-
-
-def test_every_public_function_says_where_it_is_taught_and_the_section_exists():
-    sections = _sections()
-    assert ("07", "6") in sections and len(sections) > 60  # the headings are found
-    names = [name for module in MODULES for name, _ in _public(module)]
-    assert len(names) > 50
-    for module in MODULES:
-        for name, obj in _public(module):
-            doc = inspect.getdoc(obj) or ""
-            last = doc.strip().splitlines()[-1]
-            match = re.fullmatch(r"Taught in: (\d\d) §(\d+)", last)
-            assert match, f"{name}: the docstring should end with 'Taught in: NN §k', not {last!r}"
-            assert match.groups() in sections, f"{name}: notebook {match[1]} has no section ## {match[2]}."
 
 
 def test_docstrings_are_numpy_style_with_a_shapes_block():

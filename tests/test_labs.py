@@ -371,20 +371,3 @@ def test_a_chinese_lab_carries_a_font_for_every_character_it_writes(name):
     face = next(f for f in lab.spec["fonts"] if f["role"] == "cjk")
     cmap = TTFont(io.BytesIO(base64.b64decode(face["woff"]))).getBestCmap()
     assert not sorted(c for c in cjk if ord(c) not in cmap), f"{name}: characters missing from the page font"
-
-
-def test_every_public_function_of_the_labs_says_where_it_is_taught():
-    import inspect
-
-    from test_plot import sections
-
-    known, problems = sections(), []
-    for module in ("base", *NAMES):
-        mod = __import__(f"attnlib.labs.{module}", fromlist=["_"])
-        for name, value in vars(mod).items():
-            if name.startswith("_") or getattr(value, "__module__", None) != mod.__name__ or not callable(value):
-                continue
-            found = re.search(r"Taught in: (\d\d) §(\d+)\s*$", inspect.getdoc(value) or "")
-            if not found or found[2] not in known.get(found[1], set()):
-                problems.append(f"{module}.{name}")
-    assert not problems, f"no valid closing 'Taught in: NN §k': {problems}"

