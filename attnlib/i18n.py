@@ -8,8 +8,8 @@ exercise diagnoses, lab labels and readouts, figure titles, error messages)::
 Inside attnlib a text a learner reads is written in English and passed through :func:`tr` where it is
 shown; a text stored in a table for later is marked with :func:`N_`, so that the catalogue check finds it.
 The catalogues are ``attnlib/locale/<language>/*.json`` (one file per part of attnlib, all read together):
-English text → translation. zh-Hant is made from
-zh-Hans by ``tools/translate.py`` (OpenCC ``s2twp`` plus reviewed overrides), never translated by hand.
+English text → translation. zh-Hant is made from zh-Hans by ``tools/translate.py`` (OpenCC ``s2twp``
+plus reviewed overrides), never translated by hand.
 Numbers are formatted by the caller, after translation, so they are the same in every language.
 In the zh-Hans catalogues a matrix row is written ``{行}`` and a column ``{列}`` (mainland and Taiwan
 usage swap 行 and 列); :func:`catalogue` resolves that markup, so :func:`tr` never returns it.
