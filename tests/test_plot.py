@@ -3,13 +3,12 @@ lesson that teaches it, and every text it draws translated with the same placeho
 
 from __future__ import annotations
 
-import ast
 import json
 import re
-import string
 from pathlib import Path
 
 import pytest
+from catalogues import marked, placeholders
 
 from attnlib import plot
 
@@ -18,26 +17,9 @@ LOCALE = PACKAGE.parent / "locale" / "zh-Hans"
 MODULES = ["style", "matrices", "vectors", "distributions", "models"]
 
 
-def tr_literals(folder: Path) -> dict[str, str]:
-    """Every string literal passed to tr() or N_() in the modules of ``folder``: text -> where."""
-    found: dict[str, str] = {}
-    for path in sorted(folder.glob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("tr", "N_")
-                    and node.args and isinstance(node.args[0], ast.Constant)):
-                found.setdefault(node.args[0].value, f"{path.name}:{node.lineno}")
-    return found
-
-
-def placeholders(text: str) -> list[str]:
-    """The ``{name}`` fields of a template (with their format), without the row/column markup."""
-    fields = [f"{name}:{spec}" for _, name, spec, _ in string.Formatter().parse(text) if name is not None]
-    return sorted(f for f in fields if f not in ("行:", "列:"))
-
-
 def check_catalogue(folder: Path, part: str) -> None:
     catalogue = json.loads((LOCALE / f"{part}.json").read_text(encoding="utf-8"))
-    literals = tr_literals(folder)
+    literals = marked(folder.glob("*.py"))
     assert len(literals) >= 10, f"only {len(literals)} texts found in {folder}"
     missing = [f"{text!r} ({where})" for text, where in literals.items() if text not in catalogue]
     assert not missing, f"no zh-Hans entry in {part}.json for: {missing}"
@@ -53,7 +35,7 @@ def test_every_text_plot_draws_has_a_simplified_chinese_entry():
 
 
 def test_placeholders_ignore_the_row_markup_only():
-    assert placeholders("{行} {token}: {w:.2f}") == ["token:", "w:.2f"]
+    assert placeholders("{行} {token}: {w:.2f}") == [("token", "", None), ("w", ".2f", None)]
     assert placeholders("{a}") != placeholders("{b}")
 
 

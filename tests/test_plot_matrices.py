@@ -107,7 +107,7 @@ def test_mask_panels_show_minus_infinity_and_exact_zeros():
     assert labels[:3] == ["a", "b", "c"] and labels[5:8] == ["a", "b", "c"]
     assert [ax.get_title() for ax in axes] == ["scores  Q·Kᵀ/√d_k", "masked scores  + M", "weights  softmax"]
     assert axes[2].collections[0].norm.vmin == 0.0 and axes[2].collections[0].norm.vmax == 1.0
-    with pytest.raises(ValueError, match="at least one True in every row"):
+    with pytest.raises(ValueError, match="may attend to no key"):
         plot.update_mask_panels(axes, scores, np.zeros((3, 3), dtype=bool), ["a", "b", "c"])
     with pytest.raises(ValueError, match=r"T <= 5"):
         plot.update_mask_panels(axes, np.zeros((6, 6)), np.ones((6, 6), bool), ["x"] * 6)

@@ -28,6 +28,8 @@ def test_loss_curves_smooth_each_run_and_label_the_baseline():
     assert lines[2].get_ydata()[0] == 2.5 and ax.get_ylim()[0] == 0
     with pytest.raises(ValueError, match="window=20"):
         plot.loss_curves({"a": losses}, window=20)
+    with pytest.raises(ValueError, match="window must be >= 1; got 0"):
+        plot.loss_curves({"a": losses}, window=0)
 
 
 def test_generation_attention_draws_one_panel_per_head_with_the_unwritten_keys_grey(tmp_path):

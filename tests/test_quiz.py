@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import ast
 import json
-import string
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from catalogues import marked, placeholders
 
 import attnlib
 from attnlib.quiz import RIGHT, WORDS, WRONG, Question, Quiz, feedback, quiz, shown
@@ -158,16 +157,6 @@ def test_review_quiz_from_the_bank_as_in_the_lecturers_guide():
 LOCALE = Path(attnlib.__file__).with_name("locale") / "zh-Hans"
 
 
-def marked_in(path: Path) -> set[str]:
-    """Every string literal passed to N_() or tr() in ``path``."""
-    found = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Call) and getattr(node.func, "id", "") in ("N_", "tr") and node.args:
-            if isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
-                found.add(node.args[0].value)
-    return found
-
-
 def bank_texts() -> set[str]:
     """Every prompt, option and explanation of the bank, walked from the data."""
     texts = set()
@@ -178,17 +167,13 @@ def bank_texts() -> set[str]:
     return texts
 
 
-def placeholders(text: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None} - {"行", "列"}
-
-
 def test_every_bank_text_is_marked_for_translation():
-    assert bank_texts() == marked_in(Path(attnlib.quiz_bank.__file__))
+    assert bank_texts() == set(marked([Path(attnlib.quiz_bank.__file__)]))
 
 
 def test_the_widgets_own_words_have_simplified_chinese_entries_with_the_same_placeholders():
     catalogue = json.loads((LOCALE / "quiz_widget.json").read_text(encoding="utf-8"))
-    words = marked_in(Path(attnlib.quiz.__file__))
+    words = set(marked([Path(attnlib.quiz.__file__)]))
     assert words == {RIGHT, WRONG, *WORDS.values()} == set(catalogue)
     for english in words:
         assert placeholders(catalogue[english]) == placeholders(english) and catalogue[english] != english
@@ -201,14 +186,7 @@ def test_every_bank_text_has_an_entry_in_some_simplified_chinese_catalogue():
     assert not missing, f"{len(missing)} of {len(bank_texts())} quiz texts have no zh-Hans entry, e.g. {missing[:3]}"
 
 
-@pytest.fixture
-def chinese():
-    attnlib.set_language("zh-Hans")
-    yield
-    attnlib.set_language("en")
-
-
-def test_the_widget_speaks_the_chosen_language(chinese):
+def test_the_widget_speaks_the_chosen_language(zh_hans):
     widget = quiz([ONE_EXPLANATION])
     assert "检查你的理解" in widget.children[0].value and "1 题中答对了 0 题" in widget.score.value
     widget.choices[0].value = 1
@@ -216,7 +194,7 @@ def test_the_widget_speaks_the_chosen_language(chinese):
     assert "（运行这个笔记本，才能作答并得到反馈）" in widget.to_markdown()
 
 
-def test_row_and_column_markup_becomes_the_plain_word(chinese):
+def test_row_and_column_markup_becomes_the_plain_word(zh_hans):
     # The 简体 files write a matrix row as {行}; the learner reads 行 in 简体 and 列 in 繁體 (Taiwan usage).
     raw = json.loads((LOCALE / "quiz_00_03.json").read_text(encoding="utf-8"))
     english = next(en for en, zh in raw.items() if "{行}" in zh)

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import ast
 import json
-import string
 from pathlib import Path
 
 import numpy as np
 import pytest
+from catalogues import marked, placeholders
 
 import attnlib
 from attnlib import exercises
@@ -18,23 +17,8 @@ from attnlib.exercises.pipeline import OneOf
 PACKAGE = Path(attnlib.__file__).parent  # the installed copy, when the tests run against the wheel
 SOURCES = sorted((PACKAGE / "exercises").glob("*.py"))
 CATALOGUE = json.loads((PACKAGE / "locale" / "zh-Hans" / "exercises.json").read_text(encoding="utf-8"))
+MARKED = set(marked(SOURCES))
 EXERCISES = [e for module in exercises.NOTEBOOKS.values() for e in module.EXERCISES]
-
-
-def marked(paths) -> set[str]:
-    """Every string literal passed to N_() or tr() in the files ``paths``."""
-    found = set()
-    for path in paths:
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and getattr(node.func, "id", "") in ("N_", "tr") and node.args:
-                if isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
-                    found.add(node.args[0].value)
-    return found
-
-
-def placeholders(text: str) -> set[str]:
-    """The names of ``text``'s placeholders; {行} and {列} are 简体 markup for a row and a column."""
-    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None} - {"行", "列"}
 
 
 def shown_texts() -> set[str]:
@@ -57,17 +41,17 @@ def shown_texts() -> set[str]:
 
 
 def test_every_text_shown_is_marked_for_translation():
-    assert shown_texts() <= marked(SOURCES), sorted(shown_texts() - marked(SOURCES))[:5]
+    assert shown_texts() <= MARKED, sorted(shown_texts() - MARKED)[:5]
 
 
-@pytest.mark.parametrize("text", sorted(marked(SOURCES)))
+@pytest.mark.parametrize("text", sorted(MARKED))
 def test_every_marked_text_has_a_simplified_chinese_entry_with_the_same_placeholders(text):
     assert text in CATALOGUE, f"no zh-Hans entry for {text!r}"
     assert placeholders(CATALOGUE[text]) == placeholders(text)
 
 
 def test_the_catalogue_has_no_entry_that_nothing_shows():
-    assert set(CATALOGUE) <= marked(SOURCES), sorted(set(CATALOGUE) - marked(SOURCES))[:5]
+    assert set(CATALOGUE) <= MARKED, sorted(set(CATALOGUE) - MARKED)[:5]
 
 
 def test_a_matrix_row_or_column_is_written_with_the_markup():
@@ -80,14 +64,7 @@ def test_a_matrix_row_or_column_is_written_with_the_markup():
         assert "行" not in bare and "列" not in bare, english
 
 
-@pytest.fixture
-def chinese():
-    attnlib.set_language("zh-Hans")
-    yield
-    attnlib.set_language("en")
-
-
-def test_every_message_fills_its_placeholders_in_both_languages(chinese):
+def test_every_message_fills_its_placeholders_in_both_languages(zh_hans):
     shown = {"which": "x", "got_shape": (2,), "got_dtype": "int64", "detail": "d"}
     for language in ("en", "zh-Hans"):
         attnlib.set_language(language)
@@ -99,7 +76,7 @@ def test_every_message_fills_its_placeholders_in_both_languages(chinese):
                     assert "{" not in message and "}" not in message, message
 
 
-def test_a_diagnosis_is_shown_in_chinese(chinese):
+def test_a_diagnosis_is_shown_in_chinese(zh_hans):
     verdict = exercises.check_gram_matrix(lambda X: X.T @ X)
     assert verdict.cause == "transposed"
     assert "你算的是 Xᵀ·X，形状 (d, d) = (4, 4)" in verdict.message and "{行}" not in verdict.message

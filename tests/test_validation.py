@@ -9,13 +9,13 @@ from __future__ import annotations
 import ast
 import json
 import re
-import string
 import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from catalogues import marked, placeholders
 
 import attnlib
 from attnlib import additive_mask, attention, causal_mask, i18n, padding_mask, softmax, validation
@@ -226,27 +226,12 @@ MODULES = sorted(
 CATALOGUE = json.loads((ROOT / "locale" / "zh-Hans" / "errors.json").read_text(encoding="utf-8"))
 
 
-def _literals():
-    """Every string literal passed to tr() or N_() in the modules of this test."""
-    for path in MODULES:
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("tr", "N_")
-                    and node.args and isinstance(node.args[0], ast.Constant)):
-                yield path.relative_to(ROOT.parent).as_posix(), node.args[0].value
-
-
-def _fields(template: str) -> list:
-    # {行} and {列} are the row/column markup of the catalogues, not placeholders
-    return sorted((f, spec, conv) for _, f, spec, conv in string.Formatter().parse(template)
-                  if f is not None and f not in ("行", "列"))
-
-
 def test_every_message_has_a_chinese_entry_with_the_same_placeholders():
-    literals = list(_literals())
+    literals = marked(MODULES)
     assert len(literals) > 80  # the ast walk finds the messages
-    for where, text in literals:
+    for text, where in literals.items():
         assert text in CATALOGUE, f"{where}: no zh-Hans entry for {text!r}"
-        assert _fields(CATALOGUE[text]) == _fields(text), f"{where}: placeholders differ for {text!r}"
+        assert placeholders(CATALOGUE[text]) == placeholders(text), f"{where}: placeholders differ for {text!r}"
         words = re.sub(r"\{[^}]*\}", "", text)
         if re.search(r"[A-Za-z]{3,}", words):  # "{name} ({symbol})" has nothing to translate
             assert re.search(r"[\u4e00-\u9fff]", CATALOGUE[text]), f"{where}: {text!r} is not translated"
@@ -263,14 +248,7 @@ def test_no_message_is_built_outside_tr():
                     )
 
 
-@pytest.fixture
-def chinese():
-    attnlib.set_language("zh-Hans")
-    yield
-    attnlib.set_language("en")
-
-
-def test_a_learner_reading_chinese_gets_chinese_messages_with_the_same_numbers(chinese):
+def test_a_learner_reading_chinese_gets_chinese_messages_with_the_same_numbers(zh_hans):
     with pytest.raises(ValueError, match=r"^K 的 d_k=8，而 Q 的 d_k=4；K 的形状应当是 \(\.\.\., T_k, 4\)，收到的是 \(5, 8\)$"):
         attention(Q, np.ones((5, 8)), V)
     with pytest.raises(ValueError, match=r"查询 0（批次索引 \(\)）没有任何可以关注的键"):

@@ -18,6 +18,7 @@ from matplotlib.axes import Axes
 
 from ..core import softmax
 from ..i18n import N_, tr
+from ..validation import check_mask
 from .style import KINDS, MASKED_COLOUR, digits_of, keep_parts, kind_label, number, parts, text_colour
 
 MAX_ANNOTATED = 12  # write the numbers in the cells up to this many rows and columns
@@ -261,8 +262,7 @@ def update_mask_panels(axes: Sequence[Axes], scores: Any, keep: Any, tokens: Seq
             f"scores and keep must have shape (T, T) with T <= {size} and T tokens; "
             f"got {scores.shape}, {keep.shape}, {len(tokens)} tokens"
         )
-    if keep.dtype.kind != "b" or not keep.any(axis=-1).all():
-        raise ValueError("keep must be boolean with at least one True in every row")
+    keep = check_mask(keep, scores.shape)
     masked = np.where(keep, scores, -np.inf)  # + M: the middle panel, as the lesson writes it
     panels = (scores, masked, softmax(masked, axis=-1))
     for ax, matrix in zip(axes, panels, strict=True):

@@ -11,6 +11,7 @@ import numpy as np
 from matplotlib.axes import Axes
 
 from ..i18n import tr
+from ..validation import check_positive_int
 from .matrices import heatmap
 from .style import number, token_colour
 
@@ -34,8 +35,7 @@ def loss_curves(
     """
     if not curves:
         raise ValueError("curves must hold at least one {label: losses} entry")
-    if isinstance(window, bool) or not isinstance(window, (int, np.integer)) or window < 1:
-        raise ValueError(f"window must be a whole number >= 1; got {window!r}")
+    window = check_positive_int(window, "window")
     if ax is None:
         _, ax = plt.subplots(figsize=(6.4, 3.6))
     for i, (label, losses) in enumerate(curves.items()):
