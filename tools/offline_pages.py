@@ -108,18 +108,21 @@ window.MathJax = {
 </style>
 <script>
 /* Chromium can keep the fallback's empty boxes for text it laid out while this font was loading:
-   once the font and the page are in, set every text node with Chinese again, so it is shaped anew. */
+   once the font and the page are in, give every text with Chinese a fresh text node, which is laid out
+   anew (the labs draw their own text, with their own fonts, and keep references to it: left alone). */
 Promise.all([
   document.fonts.load('1em "Attn CJK"', "中"),
   new Promise((ready) => document.readyState === "loading"
     ? document.addEventListener("DOMContentLoaded", ready) : ready()),
-]).then(() => {
+]).then(() => requestAnimationFrame(() => {
   const chinese = /[\u2e80-\u9fff\uf900-\ufaff\ufe30-\uffef]/;
   const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const stale = [];
   for (let node = walk.nextNode(); node; node = walk.nextNode()) {
-    if (chinese.test(node.data)) node.data = String(node.data);
+    if (chinese.test(node.data) && !node.parentElement.closest(".attn-lab")) stale.push(node);
   }
-}, () => {});
+  for (const node of stale) node.replaceWith(document.createTextNode(node.data));
+}), () => {});
 </script>
 """
 
