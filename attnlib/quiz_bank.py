@@ -252,14 +252,14 @@ QUIZZES: dict[int, list[dict[str, Any]]] = {
             "options": [
                 N_("Keep the rows of the weights summing to 1"),
                 N_("Give an output of the same width as the input"),
-                N_("Learn anything: the scores are fixed by the embeddings, and X·Xᵀ is symmetric"),
+                N_("Give a token different roles: one vector is its query, its key and its value, so X·Xᵀ is symmetric"),
                 N_("Work with more than three tokens"),
             ],
             "answer": 2,
             "explain": [
                 N_("It does keep them summing to 1: that is softmax's job."),
                 N_("It does: the output is (T, d_model), like X."),
-                N_("There is no parameter to train, and xᵢ·xⱼ = xⱼ·xᵢ; the linear maps W_Q, W_K, W_V remove both limits."),
+                N_("Even with learned embeddings, xᵢ·xⱼ = xⱼ·xᵢ and what a token looks for is what it is; the linear maps W_Q, W_K, W_V give it three separate roles."),
                 N_("Nothing limits T; the toy example is small only so it can be checked by hand."),
             ],
         },
@@ -375,7 +375,7 @@ QUIZZES: dict[int, list[dict[str, Any]]] = {
             ],
         },
         {
-            "prompt": N_("Why does a saturated (nearly one-hot) softmax hurt training?"),
+            "prompt": N_("The loss reaches the scores through the weights, as through O = A·V. Why does a saturated (nearly one-hot) softmax hurt training?"),
             "options": [
                 N_("It produces NaN"),
                 N_("It makes the output zero"),
@@ -386,8 +386,8 @@ QUIZZES: dict[int, list[dict[str, Any]]] = {
             "explain": [
                 N_("A stable softmax stays finite; the problem is gradients, not values."),
                 N_("The output becomes one value row, not zero."),
-                N_("With p ≈ one-hot, every entry p_i(δ_ij − p_j) is ≈ 0: the scores stop learning."),
-                N_("Confidence reached too early freezes the scores: the gradient through softmax vanishes."),
+                N_("With p ≈ one-hot, every entry p_i(δ_ij − p_j) is ≈ 0: a gradient that must pass through it barely reaches the scores."),
+                N_("Confidence reached too early freezes the scores when the gradient must pass through the softmax's Jacobian. (A loss on the weights themselves, such as −log A_ij, escapes it: notebook 05 measures both.)"),
             ],
         },
     ],
@@ -560,14 +560,14 @@ QUIZZES: dict[int, list[dict[str, Any]]] = {
     ],
     9: [
         {
-            "prompt": N_("A GPT is trained with the causal mask. Changing the tokens after position t changes its loss at position t …"),
+            "prompt": N_("A GPT is trained with the causal mask. Changing the tokens after position t changes its prediction (the logits) at position t …"),
             "options": [N_("not at all"), N_("a little, through the softmax"), N_("only in the last layer"), N_("only when the changed token is the target")],
             "answer": 0,
             "explain": [
                 N_("Position t attends to positions 0..t only, in every layer, so nothing after t reaches its prediction."),
                 N_("Masked keys get weight exactly 0, not a small weight: there is no path at all."),
                 N_("Every layer is masked; a later layer only sees the earlier layers' outputs at positions 0..t."),
-                N_("The target of position t is token t+1: that is the one thing the model must not see, and it does not."),
+                N_("Token t+1 is the target of position t: changing it changes the loss at t, which compares the prediction with it (notebook 09 measures this), but never the prediction, made from tokens 0..t alone."),
             ],
         },
         {
