@@ -15,6 +15,10 @@ JUPYTER_SETTINGS := $(VENV)/share/jupyter/lab/settings/overrides.json
 help:
 	@echo "make lab    set up .venv and open the series in JupyterLab (127.0.0.1, token auth)"
 	@echo "make test   set up .venv with the test tools and run every check"
+	@echo "make site   the series as a website in build/site/ (open build/site/index.html from disk)"
+	@echo "make slides offline slide decks in build/slides/ (open build/slides/index.html)"
+	@echo "make bench  how fast the labs redraw and attention runs (medians)"
+	@echo "            make site and make slides fetch pinned npm packages once into .cache/ (needs npm)"
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else "Python >= 3.10 is needed; found " + sys.version.split()[0])'

@@ -90,11 +90,15 @@ WIDGET_NOTEBOOK = {
 }  # fmt: skip
 
 
-@pytest.mark.xfail(
+# On the tests, not on their helper (pytest reads marks on tests only): the day a later jupyterlab_widgets
+# loads inside RISE, these pass, the strict xfail fails, and the pin in pyproject.toml can be lifted.
+NEEDS_PINNED_WIDGETS = pytest.mark.xfail(
     WIDGETS_VERSION > (3, 0, 10),
     reason="jupyterlab_widgets > 3.0.10 does not load inside RISE (jupyterlab-contrib/rise#119)",
     strict=True,
 )
+
+
 def present_and_run(jupyter_lab, page, name: str, source: str, shown: str, timeout_s: float = 60) -> None:
     """Present a one-cell notebook with RISE, run its cell on the slide until ``shown`` is on screen."""
     notebook = json.loads(json.dumps(WIDGET_NOTEBOOK))
@@ -113,11 +117,13 @@ def present_and_run(jupyter_lab, page, name: str, source: str, shown: str, timeo
         page.wait_for_timeout(1000)
 
 
+@NEEDS_PINNED_WIDGETS
 def test_sliders_render_on_a_rise_slide(jupyter_lab, page):
     present_and_run(jupyter_lab, page, "_rise_widget_check.ipynb", WIDGET_NOTEBOOK["cells"][1]["source"],
                     ".reveal .widget-slider")
 
 
+@NEEDS_PINNED_WIDGETS
 def test_a_lab_works_on_a_rise_slide(jupyter_lab, page):
     """A lab drawn in the page renders on a live slide, and its slider takes the arrow keys (the slide stays)."""
     source = "from attnlib import labs, plot\nplot.use_style()\nlabs.make_dot_product_lab()"
