@@ -209,7 +209,8 @@ def generation_lab_data(
         ``prompt`` str, ``tokens`` [n_prompt + n_new] str, ``n_prompt`` int, ``generated`` str,
         ``weights`` [n_new][n_layers][n_heads][n_prompt + n_new − 1] float,
         ``top_tokens`` [n_new][top_k] str, ``top_probs`` [n_new][top_k] float,
-        ``chosen_probs`` [n_new] float, ``temperature`` float, ``seed`` int
+        ``chosen_probs`` [n_new] float, ``chosen_ranks`` [n_new] int (1 = the most likely),
+        ``temperature`` float, ``seed`` int
 
     Taught in: 09 §10
     """
@@ -250,6 +251,8 @@ def generation_lab_data(
                 "top_tokens": [[tokenizer.vocab[i] for i in row] for row in top.tolist()],
                 "top_probs": np.take_along_axis(probs, top, -1).tolist(),
                 "chosen_probs": probs[np.arange(n_new), chosen].tolist(),
+                # 1 for the most likely candidate: a sample beyond top_k is not among the bars shown
+                "chosen_ranks": (1 + (probs > probs[np.arange(n_new), chosen][:, None]).sum(-1)).tolist(),
                 "temperature": temperature,
                 "seed": int(seed),
             }

@@ -8,7 +8,7 @@ const CELL = 46, LEFT = 90, TOP = 70, STRIP = 30, BARS_X = 60, BAR_W = 260;
 function build(picture, spec) {
   const d = spec.data;
   const longest = Math.max(...d.records.map((r) => r.tokens.length));
-  const H = TOP + CELL + 16 + d.n_heads * STRIP + 40 + 5 * 34 + 30;
+  const H = TOP + CELL + 16 + d.n_heads * STRIP + 40 + (d.top_k + 1) * 34 + 40;
   const W = LEFT + longest * CELL + 40;
   const root = svg("svg", { class: "figure", viewBox: `0 0 ${W} ${H}`, role: "img" }, picture);
   const title = text(root, W / 2, 24, "", { "text-anchor": "middle", class: "title", "font-size": 18 });
@@ -35,14 +35,16 @@ function build(picture, spec) {
   const yb = y0 + d.n_heads * STRIP + 40;
   text(root, LEFT + BARS_X - 40, yb - 16, d.text.next, { class: "tick" });
   const bars = [];
-  for (let k = 0; k < 5; k += 1) {
-    const y = yb + k * 34;
+  // top_k bars, then one more for the sample when it is not among them (dashed, with its rank)
+  for (let k = 0; k <= d.top_k; k += 1) {
+    const y = yb + k * 34 + (k === d.top_k ? 10 : 0);
     bars.push({
       token: text(root, LEFT + BARS_X - 12, y + 13, "", { "text-anchor": "end", "font-size": 20 }),
       bar: svg("rect", { x: LEFT + BARS_X, y, height: 26, "stroke-width": 2 }, root),
       value: text(root, 0, y + 13, "", { class: "tick" }),
     });
   }
+  bars[d.top_k].bar.setAttribute("stroke-dasharray", "5 3");
   return { d, title, chars, strips, bars };
 }
 
@@ -59,8 +61,10 @@ function frame(spec, values) {
     return words(d.text.looks, { head: h, token: context[best], weight: number(row[best], 2) });
   }).join(", ");
   const fields = { prompt: d.prompts[values.prompt], step: values.step, n_new: d.n_new, context: context.join(""),
-    chosen: r.tokens[t], p: r.chosen_probs[s], temperature: d.temperature, layer: values.layer, looks };
-  return { t, weights, top_probs: r.top_probs[s], top_tokens: r.top_tokens[s], p: r.chosen_probs[s], fields };
+    chosen: r.tokens[t], p: r.chosen_probs[s], rank: r.chosen_ranks[s], V: d.V, temperature: d.temperature,
+    layer: values.layer, looks };
+  return { t, weights, top_probs: r.top_probs[s], top_tokens: r.top_tokens[s], p: r.chosen_probs[s],
+    rank: r.chosen_ranks[s], fields };
 }
 
 function draw(v, f, spec, values) {
@@ -84,14 +88,20 @@ function draw(v, f, spec, values) {
     cell.label.textContent = number(w, 2);
   }));
   v.bars.forEach((b, k) => {
-    const p = f.top_probs[k];
-    const token = f.top_tokens[k];
+    const beyond = k === v.d.top_k;
+    const shown = !beyond || f.rank > v.d.top_k;
+    [b.token, b.bar, b.value].forEach((el) => { el.style.display = shown ? "" : "none"; });
+    if (!shown) return;
+    const p = beyond ? f.p : f.top_probs[k];
+    const token = beyond ? f.fields.chosen : f.top_tokens[k];
     b.token.textContent = token;
     b.bar.setAttribute("width", Math.max(1, BAR_W * p));
     b.bar.setAttribute("fill", barFill(v.d.cmap, p));
     b.bar.setAttribute("stroke", token === f.fields.chosen ? "black" : "none");
     b.value.setAttribute("x", LEFT + BARS_X + BAR_W * p + 8);
-    b.value.textContent = number(p, 3);
+    b.value.textContent = beyond
+      ? `${number(p, 3)} · ${words(v.d.text.beyond, { rank: f.rank, V: v.d.V, top_k: v.d.top_k })}`
+      : number(p, 3);
   });
 }
 

@@ -20,7 +20,8 @@ from ..i18n import N_, tr
 from .base import Control, Lab, colour_table, slider
 
 READOUT = N_("prompt <b>{prompt}</b> · step {step} of {n_new}: after “{context}” the model picks "
-             "<b>{chosen}</b> with probability <b>{p:.3f}</b> (temperature {temperature:.1f}) · "
+             "<b>{chosen}</b>, candidate {rank} of {V}, with probability <b>{p:.3f}</b> "
+             "(temperature {temperature:.1f}) · "
              "layer {layer}, where each head looks most: {looks}")
 TITLE = N_("layer {layer} · step {step}: after “{context}” comes “{chosen}”")
 LOOKS = N_("head {head} → {token} {weight}")
@@ -45,7 +46,9 @@ def make_generation_lab(
     -------
     Lab
         ``lab.state`` holds ``weights`` (n_heads, t): each head's attention from the last of the t
-        characters so far, ``top_probs`` (top_k,) and ``p`` (the sampled character's probability).
+        characters so far, ``top_probs`` (top_k,), ``p`` (the sampled character's probability) and
+        ``rank`` (its place among all V candidates, 1 = the most likely; beyond ``top_k`` the picture
+        adds a bar for it below the others).
 
     Taught in: 09 §10
     """
@@ -68,13 +71,15 @@ def make_generation_lab(
         probs = softmax(logits[-1] / temperature)
         top = np.argsort(-probs, kind="stable")[:top_k]
         chosen = record["tokens"][t]
+        p = probs[tokenizer.encode(chosen)[0]]
+        rank = int(1 + (probs > p).sum())
         looks = ", ".join(looks_at.format(head=h, token=plot.shown_token(context[int(np.argmax(row))]),
                                           weight=plot.number(row.max(), 2)) for h, row in enumerate(w))
         fields = {"prompt": prompts[prompt], "step": step, "n_new": n_new,
                   "context": "".join(map(plot.shown_token, context)),
-                  "chosen": plot.shown_token(chosen), "p": float(probs[tokenizer.encode(chosen)[0]]),
+                  "chosen": plot.shown_token(chosen), "p": float(p), "rank": rank, "V": config.vocab_size,
                   "temperature": temperature, "layer": layer, "looks": looks}
-        return {"weights": w, "top_probs": probs[top], "p": fields["p"], "fields": fields}
+        return {"weights": w, "top_probs": probs[top], "p": fields["p"], "rank": rank, "fields": fields}
 
     def snapshot(prompt: int, step: int, layer: int) -> Figure:
         fig = plot.generation_attention(records[prompt], layer=layer)
@@ -84,12 +89,15 @@ def make_generation_lab(
         "records": [{"tokens": [plot.shown_token(t) for t in r["tokens"]], "n_prompt": r["n_prompt"],
                      "weights": r["weights"],
                      "top_tokens": [[plot.shown_token(t) for t in row] for row in r["top_tokens"]],
-                     "top_probs": r["top_probs"], "chosen_probs": r["chosen_probs"]} for r in records],
+                     "top_probs": r["top_probs"], "chosen_probs": r["chosen_probs"],
+                     "chosen_ranks": r["chosen_ranks"]} for r in records],
         "prompts": list(prompts), "n_new": n_new, "n_heads": config.n_heads, "temperature": temperature,
+        "top_k": top_k, "V": config.vocab_size,
         "cmap": colour_table("weights"),
         "text": {"title": tr(TITLE), "looks": looks_at, "text": tr("text"),
                  "heads": [tr("head {head}").format(head=h) for h in range(config.n_heads)],
-                 "next": tr("next character: the most likely ones, and the one sampled (outlined)")},
+                 "next": tr("next character: the most likely ones, and the one sampled (outlined)"),
+                 "beyond": tr("sampled, candidate {rank} of {V}: not among the {top_k} above")},
     }
     return Lab("generation", controls, {"prompt": 0, "step": n_new, "layer": config.n_layers - 1}, data,
                frame=frame, readout=tr(READOUT), snapshot=snapshot, texts=["⏎"])

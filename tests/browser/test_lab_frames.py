@@ -31,7 +31,7 @@ KEYS = {
     "convex_hull": ["out"],
     "dk": ["weights", "sigma", "max_weight", "entropy", "gradient"],
     "mask": ["scores", "weights", "leak", "keep", "lengths"],
-    "generation": ["weights", "top_probs", "p"],
+    "generation": ["weights", "top_probs", "p", "rank"],
 }
 
 _COMPARE = """
@@ -111,3 +111,38 @@ def test_the_page_writes_numbers_as_attnlib_does(page):
     expected = [plot.number(v, d) for v, d in cases] + [plot.number(-np.inf, 2)]
     differ = [(c, a, b) for c, a, b in zip([*cases, (-np.inf, 2)], shown, expected, strict=True) if a != b]
     assert not differ, f"{len(differ)} numbers differ (value, digits), page, Python: {differ[:8]}"
+
+
+_BARS = """
+(settings) => {
+  const root = document.querySelector('.attn-lab');
+  const { model } = root.attnLab;
+  return settings.map((values) => {
+    model.set('values', values);
+    const bars = [...root.querySelectorAll('svg.figure rect[stroke-width="2"][height="26"]')];
+    const extra = bars[bars.length - 1];
+    const outlined = bars.filter((b) => b.style.display !== 'none' && b.getAttribute('stroke') === 'black');
+    return { extra: extra.style.display !== 'none', outlined: outlined.length,
+             dashed: extra.getAttribute('stroke-dasharray') !== null };
+  });
+}
+"""
+
+
+def test_the_generation_lab_always_shows_the_sampled_character(page, tmp_path):
+    """The sampled character is outlined among the top bars, or, when it is not among them, gets a
+    dashed bar of its own below them: at every setting exactly one bar is outlined."""
+    lab = build("generation")
+    settings = lab.settings()
+    ranks = [lab.frame(**values)["rank"] for values in settings]
+    top_k = lab.spec["data"]["top_k"]
+    assert min(ranks) <= top_k < max(ranks)  # both cases occur in the stored generations
+    path = tmp_path / "generation.html"
+    path.write_text("<!doctype html><meta charset='utf-8'><body>"
+                    + labs.mount_html("generation", lab.page_state(), "lab"), encoding="utf-8")
+    page.goto(path.as_uri())
+    page.wait_for_selector(".attn-lab svg.figure")
+    shown = page.evaluate(_BARS, settings)
+    assert all(s["dashed"] for s in shown)
+    assert [s["extra"] for s in shown] == [rank > top_k for rank in ranks]
+    assert all(s["outlined"] == 1 for s in shown), [v for v, s in zip(settings, shown, strict=True) if s["outlined"] != 1]
