@@ -102,6 +102,18 @@ def test_prefix_loss_equals_sequence_loss_only_for_the_causal_model(rng):
     assert abs(gpt.prefix_loss(peek, PEEK, ids) - gpt.sequence_loss(peek, PEEK, ids)) > 1e-3
 
 
+def test_prefix_token_losses_differ_from_the_window_losses_except_at_the_last_position(rng):
+    ids = rng.integers(0, 11, 40)
+    windows = ids[np.arange(6)[:, None] * PEEK.context + np.arange(PEEK.context + 1)]  # (6, T_max + 1)
+    causal, peek = random_params(CFG), random_params(PEEK)
+    past = gpt.prefix_token_losses(causal, CFG, ids)
+    assert past.shape == (6, CFG.context) and past.mean() == pytest.approx(gpt.prefix_loss(causal, CFG, ids))
+    np.testing.assert_allclose(past, gpt.token_losses(causal, CFG, windows), rtol=0, atol=1e-12)
+    past, whole = gpt.prefix_token_losses(peek, PEEK, ids), gpt.token_losses(peek, PEEK, windows)
+    np.testing.assert_allclose(past[:, -1], whole[:, -1], rtol=0, atol=1e-12)  # nothing beyond the window
+    assert np.abs(past[:, :-1] - whole[:, :-1]).max() > 1e-3
+
+
 def test_the_kv_cache_gives_the_tokens_and_logits_of_full_recomputation():
     params = random_params(CFG)
     ids_c, logits_c = gpt.generate(params, CFG, [3, 1], 4, temperature=2.0, rng=np.random.default_rng(5))

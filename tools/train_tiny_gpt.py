@@ -1,4 +1,8 @@
-"""Train the two tiny GPTs of notebook 09 on 唐诗三百首 and store their weights in ``data/``.
+"""Train the two tiny GPTs of notebook 09 on Tang poems and store their weights in ``data/``.
+
+The text is ``data/tang_poems.json``: 5,023 five-character poems from 全唐诗 (the quantangshi files of the
+npm package ``chinese-poetry``), filtered to poems whose characters are all among the 2,000 most frequent
+(``tools/build_tang_poems.py``; see ``data/README.md``).
 
 The same code as the notebook's live run (``attnlib.gpt.train``), with more steps:
 
@@ -9,7 +13,7 @@ Each file holds the parameters (float32, under their ``attnlib.gpt`` names), the
 (``config.*``), the training settings, the training loss of every step and the loss on the held-out
 poems, computed in float64 from the stored float32 weights, which notebook 09 checks.
 
-Run from the repository root with the project's environment (numpy only; about 10 minutes, the two
+Run from the repository root with the project's environment (numpy only; about ten minutes, the two
 models side by side on 2 cores)::
 
     OPENBLAS_NUM_THREADS=1 .venv/bin/python tools/train_tiny_gpt.py --only causal &

@@ -45,7 +45,15 @@ from .model import (
     params_from_arrays,
     token_losses,
 )
-from .training import adam_init, adam_update, numerical_gradient, prefix_loss, sequence_loss, train
+from .training import (
+    adam_init,
+    adam_update,
+    numerical_gradient,
+    prefix_loss,
+    prefix_token_losses,
+    sequence_loss,
+    train,
+)
 
 __all__ = [
     # the model and its parameters
@@ -65,6 +73,7 @@ __all__ = [
     "adam_init",
     "adam_update",
     "prefix_loss",
+    "prefix_token_losses",
     "sequence_loss",
     "train",
     # generating

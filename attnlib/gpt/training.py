@@ -8,9 +8,17 @@ import numpy as np
 
 from ..i18n import N_, tr
 from ..validation import check_generator, check_indices, check_positive_int
-from .model import GPTConfig, check_ids, check_params, cross_entropy, loss_and_grads, run_layers
+from .model import GPTConfig, _log_softmax, check_ids, check_params, cross_entropy, loss_and_grads, run_layers
 
-__all__ = ["adam_init", "adam_update", "numerical_gradient", "prefix_loss", "sequence_loss", "train"]
+__all__ = [
+    "adam_init",
+    "adam_update",
+    "numerical_gradient",
+    "prefix_loss",
+    "prefix_token_losses",
+    "sequence_loss",
+    "train",
+]
 
 
 def numerical_gradient(
@@ -110,12 +118,48 @@ def sequence_loss(params: dict, config: GPTConfig, ids: Any, *, batch: int = 32)
     return total / len(windows)
 
 
+def prefix_token_losses(params: dict, config: GPTConfig, ids: Any) -> np.ndarray:
+    """Each token's loss when generating, from its past alone: ``-log p(x_{t+1} | x_{0..t})`` per window.
+
+    For every window w of ``T_max + 1`` tokens and every t, the model reads the first t+1 tokens only and
+    predicts token t+1, exactly as in generation, where the future does not exist yet. For a causal model
+    this is :func:`token_losses` of each window; for a model that peeked during training it is not, except
+    at the last position, whose next token lies outside the window.
+
+    Parameters
+    ----------
+    params, config, ids
+        As for :func:`sequence_loss`.
+
+    Returns
+    -------
+    ndarray
+
+    Raises
+    ------
+    TypeError, ValueError
+        As for :func:`sequence_loss`.
+
+    Shapes:
+        ids (N,) -> (n_windows, T_max) with n_windows = (N - 1) // T_max
+
+    Taught in: 09 §6
+    """
+    check_params(params, config)
+    windows = _windows(ids, config)
+    losses = np.empty((windows.shape[0], windows.shape[1] - 1))
+    for t in range(windows.shape[1] - 1):
+        logits, _ = run_layers(params, config, windows[:, : t + 1], last_only=True)  # (n, 1, V)
+        log_p = _log_softmax(logits[:, -1])  # (n, V)
+        losses[:, t] = -log_p[np.arange(len(windows)), windows[:, t + 1]]
+    return losses
+
+
 def prefix_loss(params: dict, config: GPTConfig, ids: Any) -> float:
     """The loss when generating: each token predicted from its past alone, one prefix at a time.
 
-    For every window and every t, the model reads the first t+1 tokens only and predicts token t+1,
-    exactly as in generation, where the future does not exist yet. A causal model gives the same
-    number as :func:`sequence_loss`; a model that peeked during training does not.
+    The mean of :func:`prefix_token_losses`. A causal model gives the same number as
+    :func:`sequence_loss`; a model that peeked during training does not.
 
     Parameters
     ----------
@@ -136,13 +180,7 @@ def prefix_loss(params: dict, config: GPTConfig, ids: Any) -> float:
 
     Taught in: 09 §6
     """
-    check_params(params, config)
-    windows = _windows(ids, config)
-    total = 0.0
-    for t in range(windows.shape[1] - 1):
-        logits, _ = run_layers(params, config, windows[:, : t + 1], last_only=True)
-        total += cross_entropy(logits[:, -1], windows[:, t + 1])[0]
-    return total / (windows.shape[1] - 1)
+    return float(prefix_token_losses(params, config, ids).mean())
 
 
 def adam_init(params: dict) -> dict:
