@@ -208,6 +208,18 @@ def test_library_catalogue_for_zh_hant_is_generated_and_checked(repo):
     assert status == 1 and "attnlib/locale/zh-Hant/plot.json: out of date" in message
 
 
+def test_the_guide_is_written_in_both_scripts_from_one_source(repo):
+    source = "# 教师指南\n\n每个词元一{行}；打开 `notebooks/zh-Hans/01.ipynb`（繁體版在 `zh-Hant/`）。\n"
+    (repo / "notebooks" / "translations" / translate.GUIDE).write_text(source, encoding="utf-8")
+    (repo / "docs").mkdir()
+    assert check()[0] == 1 and "lecturers_guide.zh-Hant.md: out of date" in check()[1]
+    build_and_mark_executed()
+    hans = (repo / "docs" / "lecturers_guide.zh-Hans.md").read_text(encoding="utf-8")
+    hant = (repo / "docs" / "lecturers_guide.zh-Hant.md").read_text(encoding="utf-8")
+    assert hans == source.replace("{行}", "行")
+    assert hant == "# 教師指南\n\n每個詞元一列；開啟 `notebooks/zh-Hant/01.ipynb`（簡體版在 `zh-Hans/`）。\n"
+    assert check()[0] == 0
+
 def test_toc_is_not_part_of_what_an_entry_translates():
     text = f"## 1. The path\n\n{translate.TOC_START}\n\n| a | b |\n\n{translate.TOC_END}\n"
     other = text.replace("| a | b |", "| c | d |")
@@ -507,3 +519,48 @@ def test_editions_print_the_same_numbers_as_the_english(path, language):
         if printed_numbers(cell) != printed_numbers(english[cell.id]):
             differ.append(f"cell {cell.id}: {printed_numbers(english[cell.id])[:6]} vs {printed_numbers(cell)[:6]}")
     assert not differ, "\n".join(differ)
+
+
+# --- Taiwan usage in 繁體 ----------------------------------------------------------------------------
+
+MAINLAND_FORMS = ROOT / "notebooks" / "translations" / "zh-Hant-mainland-forms.tsv"
+
+
+def mainland_forms() -> dict[str, str]:
+    """The reviewed list of mainland forms (form → what Taiwan writes)."""
+    rows = [line.split("\t") for line in MAINLAND_FORMS.read_text(encoding="utf-8").splitlines()
+            if line.strip() and not line.startswith("#")]
+    assert all(len(row) == 2 and all(row) for row in rows), "each line: form<TAB>Taiwan form"
+    return dict(rows)
+
+
+def hant_texts() -> dict[str, str]:
+    """What a 繁體 reader reads: the prose of every zh-Hant notebook, the guide and attnlib's catalogues."""
+    texts = {}
+    for path in sorted((ROOT / "notebooks" / "zh-Hant").glob("*.ipynb")):
+        nb = nbformat.read(path, as_version=4)
+        for cell in nb.cells:
+            if cell.cell_type == "markdown":
+                texts[f"{path.name} {cell.id}"] = translate.PROTECTED.sub(" ", cell.source)
+    guide = (ROOT / "docs" / "lecturers_guide.zh-Hant.md").read_text(encoding="utf-8")
+    texts["lecturers_guide.zh-Hant.md"] = translate.PROTECTED.sub(" ", guide)
+    for path in sorted((ROOT / "attnlib" / "locale" / "zh-Hant").glob("*.json")):
+        for key, value in json.loads(path.read_text(encoding="utf-8")).items():
+            texts[f"{path.name} {key[:40]!r}"] = value
+    return texts
+
+
+def test_zh_hant_uses_taiwan_forms():
+    forms = mainland_forms()
+    assert len(forms) >= 15 and "“" in forms  # seeded from the review; 「」 for quotation marks
+    found = [f"{where}: {form} (Taiwan: {forms[form]})" for where, text in hant_texts().items()
+             for form in forms if form in text]
+    assert not found, f"{len(found)} mainland forms in the 繁體 edition; fix them in zh-Hant-overrides.tsv: {found[:10]}"
+
+
+def test_every_listed_mainland_form_is_mended_by_the_overrides():
+    """Wherever a listed form comes out of the conversion, the overrides mend it (not the luck of the text)."""
+    forms = mainland_forms()
+    for form, taiwan in forms.items():
+        assert form not in translate.to_traditional(form), f"{form}: no override turns it into {taiwan}"
+        assert not [other for other in forms if other in translate.to_traditional(taiwan)], taiwan

@@ -29,7 +29,8 @@ zh-Hant is never translated by hand: it is the zh-Hans text through OpenCC ``s2t
 overrides in ``notebooks/translations/zh-Hant-overrides.tsv`` (applied after the conversion, longest
 first); then the ``{行}``/``{列}`` markup for a matrix row/column becomes 行/列 (简体) or 列/行 (繁體).
 Code spans and formulas are not converted. attnlib's own catalogues ``attnlib/locale/zh-Hans/*.json``
-become ``attnlib/locale/zh-Hant/*.json`` the same way.
+become ``attnlib/locale/zh-Hant/*.json`` the same way, and the lecturer's guide
+``notebooks/translations/lecturers_guide.zh-Hans.md`` becomes ``docs/lecturers_guide.zh-Han?.md``.
 """
 
 from __future__ import annotations
@@ -58,6 +59,7 @@ LOCALE = ROOT / "attnlib" / "locale"
 NAV_MARK = "<!-- navigation: written by tools/make_navigation.py -->"
 TOC_START = "<!-- toc: written by tools/make_navigation.py -->"
 TOC_END = "<!-- /toc -->"
+GUIDE = "lecturers_guide.zh-Hans.md"  # in CATALOGUES: the Chinese lecturer's guide, with {行}/{列}
 MARKER = re.compile(r"^<!-- cell (\S+) · en ([0-9a-f]{12}) -->$", re.MULTILINE)
 SOURCE_LANGUAGE = "zh-Hans"  # the edition translators write
 EDITIONS = ("zh-Hans", "zh-Hant")  # every edition the build writes, the first one from the catalogues
@@ -238,13 +240,29 @@ def dump_json(mapping: dict) -> str:
     return json.dumps(mapping, ensure_ascii=False, indent=2) + "\n"
 
 
-def locale_outputs() -> dict[Path, str]:
-    """attnlib/locale/zh-Hant/<part>.json → its text, made from attnlib/locale/zh-Hans/<part>.json."""
+def guide_texts(overrides: list[tuple[str, str]] | None = None) -> dict[Path, str]:
+    """The lecturer's guide in each script, from its one source with the {行}/{列} markup.
+
+    The 繁體 guide points to the 繁體 notebooks, slides and site, and names the 简体 ones as the others.
+    """
+    source = (CATALOGUES / GUIDE).read_text(encoding="utf-8")
+    swap = {"zh-Hans": "zh-Hant", "zh-Hant": "zh-Hans", "繁體版": "簡體版"}
+    hant = re.sub("|".join(swap), lambda m: swap[m.group(0)], edition_text(source, "zh-Hant", overrides))
+    return {ROOT / "docs" / "lecturers_guide.zh-Hans.md": resolve_markup(source, "zh-Hans"),
+            ROOT / "docs" / "lecturers_guide.zh-Hant.md": hant}
+
+
+def generated_outputs() -> dict[Path, tuple[str, Path]]:
+    """Every generated file outside the notebooks → (its text, the source it is made from):
+    attnlib/locale/zh-Hant/<part>.json from attnlib/locale/zh-Hans/<part>.json, and the two guides."""
     overrides = read_overrides()
     out = {}
     for path in sorted((LOCALE / "zh-Hans").glob("*.json")):
         hans = json.loads(path.read_text(encoding="utf-8"))
-        out[LOCALE / "zh-Hant" / path.name] = dump_json(hant_catalogue(hans, overrides))
+        out[LOCALE / "zh-Hant" / path.name] = (dump_json(hant_catalogue(hans, overrides)), path)
+    if (CATALOGUES / GUIDE).exists():
+        for target, text in guide_texts(overrides).items():
+            out[target] = (text, CATALOGUES / GUIDE)
     return out
 
 
@@ -382,12 +400,12 @@ def build(numbers: list[str] | None = None, log=print) -> int:
             continue
         write_nb(nb, target)
         log(f"wrote {target.relative_to(ROOT)}")
-    for target, text in locale_outputs().items():
+    for target, (text, _) in generated_outputs().items():
         if not target.exists() or target.read_text(encoding="utf-8") != text:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text, encoding="utf-8")
             log(f"wrote {target.relative_to(ROOT)}")
-    for stale in set((LOCALE / "zh-Hant").glob("*.json")) - set(locale_outputs()):
+    for stale in set((LOCALE / "zh-Hant").glob("*.json")) - set(generated_outputs()):
         stale.unlink()
         log(f"removed {stale.relative_to(ROOT)} (no zh-Hans source)")
     return 0
@@ -499,11 +517,11 @@ def edition_problems(paths: list[Path]) -> list[str]:
 
 def locale_problems() -> list[str]:
     found = []
-    wanted = locale_outputs()
-    for target, text in wanted.items():
+    wanted = generated_outputs()
+    for target, (text, source) in wanted.items():
         if not target.exists() or target.read_text(encoding="utf-8") != text:
             found.append(
-                f"{target.relative_to(ROOT)}: out of date with attnlib/locale/zh-Hans/{target.name}: "
+                f"{target.relative_to(ROOT)}: out of date with {source.relative_to(ROOT)}: "
                 "run `python tools/translate.py build`"
             )
     for extra in sorted(set((LOCALE / "zh-Hant").glob("*.json")) - set(wanted)):
