@@ -188,7 +188,7 @@ def test_every_bank_text_has_an_entry_in_some_simplified_chinese_catalogue():
 
 def test_the_widget_speaks_the_chosen_language(zh_hans):
     widget = quiz([ONE_EXPLANATION])
-    assert "检查你的理解" in widget.children[0].value and "1 题中答对了 0 题" in widget.score.value
+    assert "检验你的理解" in widget.children[0].value and "1 题中答对了 0 题" in widget.score.value
     widget.choices[0].value = 1
     assert "✘ 还不对。" in widget.feedbacks[0].value and "再试试别的选项" in widget.feedbacks[0].value
     assert "（运行这个笔记本，才能作答并得到反馈）" in widget.to_markdown()
