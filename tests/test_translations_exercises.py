@@ -55,11 +55,11 @@ def test_the_catalogue_has_no_entry_that_nothing_shows():
 
 
 def test_a_matrix_row_or_column_is_written_with_the_markup():
-    # Bare 行/列 would read the wrong way round in 繁體; a plain 行 is a line of code, and 并列 (a tie)
-    # and 系列 (the series) are other words.
+    # Bare 行/列 would read the wrong way round in 繁體; a plain 行 is a line of code, and 并列 (a tie),
+    # 系列 (the series) and 运行 (to run) are other words.
     for english, chinese in CATALOGUE.items():
         bare = chinese
-        for word in ("{行}", "{列}", "第 {line} 行", "这一行", "那一行", "并列", "系列"):
+        for word in ("{行}", "{列}", "第 {line} 行", "这一行", "那一行", "并列", "系列", "运行"):
             bare = bare.replace(word, "")
         assert "行" not in bare and "列" not in bare, english
 

@@ -10,6 +10,7 @@ from . import (
     a_tiny_gpt,
     inner_products,
     masking,
+    pipeline,
     queries_keys_values,
     scaling_by_sqrt_dk,
     softmax,
@@ -39,6 +40,19 @@ NOTEBOOKS = {
     8: a_real_model,
     9: a_tiny_gpt,
 }
+
+
+def exercise_named(checker: str) -> pipeline.Exercise:
+    """The :class:`~attnlib.exercises.pipeline.Exercise` behind the public checker named ``checker``
+    (e.g. ``"check_softmax_rows"``): what the site and the decks read to show an exercise as a task."""
+    if not isinstance(checker, str):
+        raise TypeError(f"checker must be the checker's name, a str; got {type(checker).__name__}")
+    for module in NOTEBOOKS.values():
+        for exercise in module.EXERCISES:
+            if exercise.name == checker:
+                return exercise
+    raise ValueError(f"checker must name a checker of attnlib.exercises; got {checker!r}")
+
 
 __all__ = [
     "NOTEBOOKS",

@@ -16,15 +16,31 @@ from .pipeline import Exercise, Mistake, OneOf, checkers, softmax_rows
 __all__ = ["check_head_weights", "check_previous_token_score", "check_split_heads"]
 
 
+# The worked answers: each checker's reference, shown as it is in the notebook's folded solution cell.
+
+
+def solution_split_heads(X, n_heads):
+    d_k = X.shape[-1] // n_heads
+    return np.swapaxes(X.reshape(*X.shape[:-1], n_heads, d_k), -2, -3)
+
+
+def solution_head_weights(X, W_q, W_k, b_q, b_k, h, n_heads):
+    d_k = W_q.shape[1] // n_heads
+    cols = slice(h * d_k, (h + 1) * d_k)
+    Q, K = X @ W_q[:, cols] + b_q[cols], X @ W_k[:, cols] + b_k[cols]
+    scores = Q @ K.T / np.sqrt(d_k)
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))  # softmax along each row
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def solution_previous_token_score(weights):
+    i = np.arange(1, weights.shape[-1])
+    return weights[..., i, i - 1].mean(axis=-1)
+
+
 def _split_inputs(shapes) -> list[tuple[np.ndarray, int]]:
     rng = np.random.default_rng(801)
     return [(rng.normal(size=(*lead, T, n_heads * d_k)), n_heads) for lead, T, n_heads, d_k in shapes]
-
-
-def _split(X: np.ndarray, n_heads: int) -> np.ndarray:
-    """(..., T, d_model) -> (..., T, n_heads, d_k) -> (..., n_heads, T, d_k)."""
-    *lead, T, d_model = X.shape
-    return np.swapaxes(X.reshape(*lead, T, n_heads, d_model // n_heads), -2, -3)
 
 
 def _four(X: np.ndarray, n_heads: int, order: str = "heads, d_k") -> np.ndarray:
@@ -42,7 +58,7 @@ SPLIT_HEADS = Exercise(
     name="check_split_heads",
     task="``my_split_heads(X, n_heads)``: d_model cut into n_heads slices, heads before tokens",
     shapes="X (..., T, d_model), n_heads int -> (..., n_heads, T, d_k),  d_k = d_model / n_heads",
-    reference=_split,
+    reference=solution_split_heads,
     # (leading axes, T, n_heads, d_k): T, n_heads and d_k all differ in every input.
     inputs=_split_inputs([((), 5, 3, 4), ((), 4, 6, 2)]),
     harder_inputs=_split_inputs([((2,), 3, 4, 5), ((2, 3), 5, 2, 4)]),
@@ -62,6 +78,7 @@ SPLIT_HEADS = Exercise(
                 "several tokens. Reshape to (..., T, n_heads, d_k) first, then swap the T and n_heads axes."
             ),
             wrong=lambda X, n: X.reshape(*X.shape[:-2], n, X.shape[-2], X.shape[-1] // n),
+            watch=N_("reshaping straight to (..., n_heads, T, d_k), which scrambles the numbers"),
         ),
         Mistake(
             "no_swap",
@@ -71,6 +88,7 @@ SPLIT_HEADS = Exercise(
                 "attention can treat the heads like a batch. Swap axes -2 and -3."
             ),
             wrong=_four,
+            watch=N_("forgetting to put the heads axis before the tokens"),
         ),
         Mistake(
             "interleaved",
@@ -80,6 +98,7 @@ SPLIT_HEADS = Exercise(
                 "not (d_k, n_heads)."
             ),
             wrong=lambda X, n: np.moveaxis(_four(X, n, "d_k, heads"), -1, -3),
+            watch=N_("cutting the columns as (d_k, n_heads), so heads interleave"),
         ),
         Mistake(
             "reversed_axes",
@@ -93,6 +112,7 @@ SPLIT_HEADS = Exercise(
                 last_two=np.swapaxes(_four(X, n), -1, -2),
                 outer=np.swapaxes(_four(X, n), -1, -3),
             ),
+            watch=N_("swapping the wrong axes (.T reverses all of them)"),
         ),
     ],
     success=N_("correct: a reshape cuts the columns into heads, a swap puts heads before tokens"),
@@ -141,7 +161,7 @@ HEAD_WEIGHTS = Exercise(
         "X (T, d_model), W_q (d_model, n_heads·d_k), W_k (d_model, n_heads·d_k), "
         "b_q (n_heads·d_k,), b_k (n_heads·d_k,), h int, n_heads int -> weights (T, T)"
     ),
-    reference=_head,
+    reference=solution_head_weights,
     inputs=_head_inputs(),
     shape="(T, T)",
     facts=_head_facts,
@@ -153,6 +173,7 @@ HEAD_WEIGHTS = Exercise(
                 "slice b_q and b_k with the same columns as W_q and W_k."
             ),
             wrong=lambda *args: _head(*args, bias=False),
+            watch=N_("leaving out the biases b_q and b_k"),
         ),
         Mistake(
             "layer_scale",
@@ -161,11 +182,13 @@ HEAD_WEIGHTS = Exercise(
                 "d_k = d_model / n_heads = {d_k} columns: divide its scores by √d_k = √{d_k}."
             ),
             wrong=lambda *args: _head(*args, divisor=np.sqrt(args[1].shape[1])),
+            watch=N_("dividing by √d_model instead of √d_k"),
         ),
         Mistake(
             "no_scale",
             N_("you forgot to divide the scores by √d_k (d_k = the width of one head) before softmax."),
             wrong=lambda *args: _head(*args, divisor=1.0),
+            watch=N_("forgetting to divide the scores by √d_k"),
         ),
         Mistake(
             "strided_columns",
@@ -174,6 +197,7 @@ HEAD_WEIGHTS = Exercise(
                 "neighbouring columns: h·d_k to (h+1)·d_k, i.e. W_q[:, h*d_k:(h+1)*d_k]."
             ),
             wrong=lambda *args: _head(*args, cols=slice(args[5], None, args[6])),
+            watch=N_("taking every n_heads-th column instead of one block"),
         ),
         Mistake(
             "wrong_head",
@@ -184,6 +208,7 @@ HEAD_WEIGHTS = Exercise(
             wrong=lambda *args: OneOf(
                 {other: _head(*args[:5], other, args[6]) for other in range(args[6]) if other != args[5]}
             ),
+            watch=N_("the columns of another head (heads count from 0)"),
         ),
         Mistake(
             "all_columns",
@@ -195,11 +220,13 @@ HEAD_WEIGHTS = Exercise(
                 d_k=_head(*args, cols=slice(None)),
                 d_model=_head(*args, cols=slice(None), divisor=np.sqrt(args[1].shape[1])),
             ),
+            watch=N_("using every column of W_q and W_k (all heads at once)"),
         ),
         Mistake(
             "axis",
             N_("your softmax runs down the columns (axis=0); each query's row must sum to 1 (axis=-1)."),
             wrong=lambda *args: _head(*args, axis=0),
+            watch=N_("softmax down the columns (axis=0) instead of along each row"),
         ),
     ],
     success=N_("correct: head h is an attention of its own, on its d_k columns, scaled by √d_k"),
@@ -229,7 +256,7 @@ PREVIOUS_TOKEN_SCORE = Exercise(
         "i = 1 .. T-1 of ``weights[l, h, i, i-1]``"
     ),
     shapes="weights (n_layers, n_heads, T, T) -> score (n_layers, n_heads)",
-    reference=lambda weights: _below(weights).mean(axis=-1),
+    reference=solution_previous_token_score,
     inputs=_score_inputs(),
     shape="(n_layers, n_heads)",
     facts=lambda w: {
@@ -246,11 +273,13 @@ PREVIOUS_TOKEN_SCORE = Exercise(
                 "previous token is key i-1, the entry weights[..., i, i-1], just below the diagonal."
             ),
             wrong=lambda w: _offset_mean(w, 1),
+            watch=N_("taking the next token's weight (above the diagonal) instead of the previous"),
         ),
         Mistake(
             "self_token",
             N_("that is the weight each token gives itself (the diagonal); the previous token is key i-1."),
             wrong=lambda w: _offset_mean(w, 0),
+            watch=N_("taking each token's weight on itself (the diagonal)"),
         ),
         Mistake(
             "wrap_around",
@@ -259,11 +288,13 @@ PREVIOUS_TOKEN_SCORE = Exercise(
                 "around to the last key). Average over the queries 1 .. T-1 only."
             ),
             wrong=lambda w: w[..., np.arange(w.shape[-1]), np.arange(w.shape[-1]) - 1].mean(axis=-1),
+            watch=N_("counting query 0, whose index i-1 wraps around to the last key"),
         ),
         Mistake(
             "summed",
             N_("you added up the T-1 weights; take their mean, so a perfect previous-token head scores 1."),
             wrong=lambda w: _below(w).sum(axis=-1),
+            watch=N_("summing the T-1 weights instead of taking their mean"),
         ),
         Mistake(
             "divided_by_T",
@@ -272,6 +303,7 @@ PREVIOUS_TOKEN_SCORE = Exercise(
                 "token: divide by T-1 (or use .mean())."
             ),
             wrong=lambda w: _below(w).sum(axis=-1) / w.shape[-1],
+            watch=N_("dividing by T instead of T-1"),
         ),
         Mistake(
             "not_averaged",
@@ -280,6 +312,7 @@ PREVIOUS_TOKEN_SCORE = Exercise(
                 "average over the queries (the last axis) to get one score per head."
             ),
             wrong=_below,
+            watch=N_("forgetting to average over the queries"),
         ),
     ],
     success=N_("correct: one score per head, 1 for a head that always looks one token back"),

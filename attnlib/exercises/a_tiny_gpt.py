@@ -14,6 +14,30 @@ from .pipeline import Exercise, Mistake, OneOf, checkers
 __all__ = ["check_cached_attention", "check_next_token_loss", "check_sample_with_temperature"]
 
 
+# The worked answers: each checker's reference, shown as it is in the notebook's folded solution cell.
+
+
+def solution_next_token_loss(logits, targets):
+    z = logits - logits.max(axis=-1, keepdims=True)
+    log_p = z - np.log(np.exp(z).sum(axis=-1, keepdims=True))
+    return -log_p[np.arange(len(targets)), targets].mean()
+
+
+def solution_sample(logits, temperature, u):
+    z = logits / temperature
+    e = np.exp(z - z.max())
+    p = e / e.sum()  # softmax(logits / temperature)
+    return min(int(np.searchsorted(np.cumsum(p), u, side="right")), len(logits) - 1)
+
+
+def solution_cached_attention(q, k, v, K_cache, V_cache):
+    K, V = np.vstack([K_cache, k]), np.vstack([V_cache, v])  # (t+1, d_k), (t+1, d_v)
+    scores = K @ q / np.sqrt(q.size)  # (t+1,): every key is in the past
+    e = np.exp(scores - scores.max())
+    weights = e / e.sum()
+    return weights @ V, K, V
+
+
 def _log_softmax(logits: np.ndarray, axis: int = -1) -> np.ndarray:
     """log softmax(z) = z − max z − log Σ exp(z − max z)."""
     z = logits - logits.max(axis=axis, keepdims=True)
@@ -37,7 +61,7 @@ NEXT_TOKEN_LOSS = Exercise(
     name="check_next_token_loss",
     task="``my_next_token_loss(logits, targets)``: the mean of −log softmax(logits[t])[targets[t]]",
     shapes="logits (T, V), targets (T,) -> ()",
-    reference=_loss,
+    reference=solution_next_token_loss,
     inputs=_loss_inputs(),
     # Large logits: exp overflows unless the row maximum is subtracted first.
     harder_inputs=[(np.array([[1000.0, 998.0, 990.0], [-5.0, 800.0, 801.0]]), np.array([0, 2]))],
@@ -52,16 +76,19 @@ NEXT_TOKEN_LOSS = Exercise(
             "summed",
             N_("you summed over the positions: the loss is the mean, so divide by T (np.mean)"),
             wrong=lambda logits, targets: _loss(logits, targets) * targets.size,
+            watch=N_("summing over the positions instead of taking the mean"),
         ),
         Mistake(
             "negative",
             N_("your loss is negative: it is −log p of the target, and log p ≤ 0, so the loss is ≥ 0"),
             wrong=lambda logits, targets: -_loss(logits, targets),
+            watch=N_("forgetting the minus sign (the loss is ≥ 0)"),
         ),
         Mistake(
             "bits",
             N_("you used log base 2 (bits); the series measures the loss in nats, np.log"),
             wrong=lambda logits, targets: _loss(logits, targets) / np.log(2),
+            watch=N_("using log base 2 (bits) instead of the natural log"),
         ),
         Mistake(
             "raw_logits",
@@ -70,6 +97,7 @@ NEXT_TOKEN_LOSS = Exercise(
                 "log-probabilities first, logits − log Σ exp(logits) along the vocabulary"
             ),
             wrong=lambda logits, targets: float(-logits[np.arange(targets.size), targets].mean()),
+            watch=N_("skipping the softmax (using the raw logits as log-probabilities)"),
         ),
         Mistake(
             "shifted",
@@ -78,11 +106,13 @@ NEXT_TOKEN_LOSS = Exercise(
                 -_log_softmax(logits)[np.arange(targets.size - 1), targets[1:]].mean()
             ),
             spotted=lambda got, logits, targets: targets.size > 1,
+            watch=N_("shifting the targets again (they already are the next tokens)"),
         ),
         Mistake(
             "axis",
             N_("your softmax runs over the positions (axis 0): it must run over the vocabulary, axis -1"),
             wrong=lambda logits, targets: _loss(logits, targets, axis=0),
+            watch=N_("a softmax over the positions instead of the vocabulary"),
         ),
         Mistake(
             "overflow",
@@ -91,6 +121,7 @@ NEXT_TOKEN_LOSS = Exercise(
                 "Subtract each row's maximum before exp (it cancels out), as softmax does in notebook 02."
             ),
             spotted=lambda got, logits, targets: np.abs(logits).max() > 700,
+            watch=N_("overflow for logits near 1000 (subtract the row maximum first)"),
         ),
     ],
     success=N_("correct: the mean over positions of −log p(next token), stable for large logits"),
@@ -116,7 +147,7 @@ SAMPLE_WITH_TEMPERATURE = Exercise(
         "``softmax(logits / temperature)`` exceeds the uniform number ``u``"
     ),
     shapes="logits (V,), temperature (), u () -> token id ()",
-    reference=lambda logits, temperature, u: _pick(_probs(logits, temperature), u),
+    reference=solution_sample,
     # In each input the right answer and the four mistakes below pick five different tokens.
     inputs=[
         (np.array([-0.9, 0.9, -1.0, -0.3, 0.3, -1.6]), 2.0, 0.71),
@@ -137,11 +168,13 @@ SAMPLE_WITH_TEMPERATURE = Exercise(
                 "so a temperature below 1 sharpens the distribution"
             ),
             wrong=lambda logits, temperature, u: _pick(_probs(logits, 1.0 / temperature), u),
+            watch=N_("multiplying the logits by the temperature instead of dividing"),
         ),
         Mistake(
             "ignored",
             N_("you ignored the temperature: sample from softmax(logits / temperature)"),
             wrong=lambda logits, temperature, u: _pick(_probs(logits, 1.0), u),
+            watch=N_("ignoring the temperature"),
         ),
         Mistake(
             "greedy",
@@ -150,6 +183,7 @@ SAMPLE_WITH_TEMPERATURE = Exercise(
                 "Use u: the first token whose cumulative probability passes u"
             ),
             wrong=lambda logits, temperature, u: int(np.argmax(logits)),
+            watch=N_("returning the most likely token instead of using u"),
         ),
         Mistake(
             "raw_logits",
@@ -157,6 +191,7 @@ SAMPLE_WITH_TEMPERATURE = Exercise(
             wrong=lambda logits, temperature, u: int(
                 min(np.searchsorted(np.cumsum(logits), u, side="right"), logits.size - 1)
             ),
+            watch=N_("accumulating the raw logits instead of the probabilities"),
         ),
     ],
     success=N_("correct: divide by the temperature, softmax, then walk the cumulative sum to u"),
@@ -195,7 +230,7 @@ CACHED_ATTENTION = Exercise(
         "q (d_k,), k (d_k,), v (d_v,), K_cache (t, d_k), V_cache (t, d_v) "
         "-> out (d_v,), K_cache (t + 1, d_k), V_cache (t + 1, d_v)"
     ),
-    reference=_cached,
+    reference=solution_cached_attention,
     inputs=_cache_inputs(),
     shape="(out (d_v,), K_cache (t + 1, d_k), V_cache (t + 1, d_v))",
     facts=lambda q, k, v, K, V: {
@@ -214,24 +249,28 @@ CACHED_ATTENTION = Exercise(
             ),
             wrong=lambda q, k, v, K, V: _attend(q, K, V),
             part=0,
+            watch=N_("attending over the old cache only (the new token must see itself)"),
         ),
         Mistake(
             "no_scale",
             N_("you forgot to divide the scores by √d_k"),
             wrong=lambda q, k, v, K, V: _attend(q, np.vstack([K, k]), np.vstack([V, v]), scale=False),
             part=0,
+            watch=N_("forgetting to divide the scores by √d_k"),
         ),
         Mistake(
             "new_value",
             N_("you returned the new value: the query attends to every cached position and itself"),
             wrong=lambda q, k, v, K, V: v,
             part=0,
+            watch=N_("returning the new value v instead of the weighted sum"),
         ),
         Mistake(
             "weights_all_one",
             N_("your weights are all 1: the softmax must run over the keys, so the weights sum to 1"),
             wrong=lambda q, k, v, K, V: np.vstack([V, v]).sum(axis=0),
             part=0,
+            watch=N_("skipping the softmax, so every weight is 1"),
         ),
         Mistake(
             "out_only",
@@ -239,6 +278,7 @@ CACHED_ATTENTION = Exercise(
             wrong=lambda q, k, v, K, V: OneOf(
                 out=_cached(q, k, v, K, V)[0], first=(_cached(q, k, v, K, V)[0],)
             ),
+            watch=N_("returning only the output, without the grown caches"),
         ),
         Mistake(
             "caches",
@@ -248,6 +288,7 @@ CACHED_ATTENTION = Exercise(
             ),
             wrong=lambda q, k, v, K, V: _cached(q, k, v, K, V)[0],
             part=0,
+            watch=N_("returning caches that lack the new key and value"),
         ),
     ],
     success=N_(

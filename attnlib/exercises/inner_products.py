@@ -28,11 +28,27 @@ def _unit_rows(X: np.ndarray) -> np.ndarray:
     return X / np.sqrt((X * X).sum(axis=1, keepdims=True))
 
 
+# The worked answers: each checker's reference, shown as it is in the notebook's folded solution cell.
+
+
+def solution_gram(X):
+    return X @ X.T
+
+
+def solution_cosine(X):
+    unit = X / np.linalg.norm(X, axis=1, keepdims=True)  # every row scaled to length 1
+    return unit @ unit.T
+
+
+def solution_projection(a, b):
+    return a @ b / np.linalg.norm(b)
+
+
 GRAM_MATRIX = Exercise(
     name="check_gram_matrix",
     task="``my_gram(X)``: every dot product between rows, ``X·Xᵀ``",
     shapes="X (T, d) -> (T, T)",
-    reference=lambda X: X @ X.T,  # G[i, j] = x_i · x_j
+    reference=solution_gram,  # G[i, j] = x_i · x_j
     inputs=ROWS,
     shape="(T, T)",
     facts=_rows,
@@ -44,6 +60,7 @@ GRAM_MATRIX = Exercise(
                 "Tokens are the rows of X, so their dot products are X·Xᵀ, shape (T, T) = ({T}, {T})."
             ),
             wrong=lambda X: X.T @ X,
+            watch=N_("computing Xᵀ·X (features against features) instead of X·Xᵀ"),
         ),
         Mistake(
             "elementwise",
@@ -52,6 +69,7 @@ GRAM_MATRIX = Exercise(
                 "A dot product multiplies and then adds up: use the matrix product X @ X.T."
             ),
             wrong=lambda X: X * X,
+            watch=N_("squaring X entry by entry (X * X) instead of a matrix product"),
         ),
         Mistake(
             "diagonal_only",
@@ -60,6 +78,7 @@ GRAM_MATRIX = Exercise(
                 "The task wants every pair (i, j): a (T, T) matrix."
             ),
             wrong=lambda X: (X * X).sum(axis=1),
+            watch=N_("returning only each row's dot product with itself"),
         ),
         Mistake(
             "normalised",
@@ -68,6 +87,7 @@ GRAM_MATRIX = Exercise(
                 "Here we want the raw dot products, lengths included."
             ),
             wrong=lambda X: _unit_rows(X) @ _unit_rows(X).T,
+            watch=N_("dividing by the lengths (that gives cosines, not dot products)"),
         ),
     ],
     success=N_("right: entry (i, j) is row i · row j, a (T, T) matrix."),
@@ -77,7 +97,7 @@ COSINE_MATRIX = Exercise(
     name="check_cosine_matrix",
     task="``my_cosine(X)``: the cosine of the angle between every pair of rows",
     shapes="X (T, d) -> (T, T)",
-    reference=lambda X: _unit_rows(X) @ _unit_rows(X).T,  # cos θ_ij = x_i·x_j / (|x_i| |x_j|)
+    reference=solution_cosine,  # cos θ_ij = x_i·x_j / (|x_i| |x_j|)
     inputs=ROWS,
     shape="(T, T)",
     facts=_rows,
@@ -86,6 +106,7 @@ COSINE_MATRIX = Exercise(
             "raw_dot_products",
             N_("these are the raw dot products; divide entry (i, j) by |x_i| |x_j|."),
             wrong=lambda X: X @ X.T,
+            watch=N_("forgetting to divide by the two lengths |x_i| |x_j|"),
         ),
         Mistake(
             "columns",
@@ -94,6 +115,7 @@ COSINE_MATRIX = Exercise(
                 "length, np.linalg.norm(X, axis=1, keepdims=True)."
             ),
             wrong=lambda X: _unit_rows(X.T).T @ _unit_rows(X.T),
+            watch=N_("normalising the columns (axis=0) instead of the rows"),
         ),
         Mistake(
             "angle",
@@ -102,6 +124,7 @@ COSINE_MATRIX = Exercise(
                 radians=np.arccos(np.clip(_unit_rows(X) @ _unit_rows(X).T, -1, 1)),
                 degrees=np.degrees(np.arccos(np.clip(_unit_rows(X) @ _unit_rows(X).T, -1, 1))),
             ),
+            watch=N_("returning the angle θ instead of cos θ"),
         ),
         Mistake(
             "one_sided",
@@ -110,6 +133,7 @@ COSINE_MATRIX = Exercise(
                 "Did you divide by one token's length only (or by |x_i|² instead of |x_i| |x_j|)?"
             ),
             spotted=lambda got, X: got.shape == (len(X), len(X)) and not np.allclose(got, got.T, atol=1e-6),
+            watch=N_("dividing by only one of the two lengths"),
         ),
     ],
     success=N_("right: the dot products of the rows after scaling every row to length 1."),
@@ -124,7 +148,7 @@ PROJECTION_LENGTH = Exercise(
     name="check_projection_length",
     task="``my_projection(a, b)``: the signed length of a's projection onto b",
     shapes="a (d,), b (d,) -> ()",
-    reference=lambda a, b: a @ b / np.sqrt(b @ b),  # |a| cos θ = a·b / |b|
+    reference=solution_projection,  # |a| cos θ = a·b / |b|
     inputs=[
         (np.array([2.0, 1.0]), np.array([3.0, 0.0])),
         (np.array([1.0, 2.0, 2.0]), np.array([0.0, 3.0, 4.0])),
@@ -140,6 +164,7 @@ PROJECTION_LENGTH = Exercise(
                 "The task asks for its signed length: one number, a·b / |b|."
             ),
             spotted=lambda got, a, b: got.shape == b.shape,
+            watch=N_("returning the projection vector instead of its signed length"),
         ),
         Mistake(
             "unsigned",
@@ -149,6 +174,7 @@ PROJECTION_LENGTH = Exercise(
             ),
             wrong=lambda a, b: abs(a @ b) / np.sqrt(b @ b),
             spotted=lambda got, a, b: a @ b < 0,
+            watch=N_("dropping the sign when the angle is over 90°"),
         ),
         Mistake(
             "by_a",
@@ -157,6 +183,7 @@ PROJECTION_LENGTH = Exercise(
                 "(it equals |a| cos θ)."
             ),
             wrong=lambda a, b: a @ b / np.sqrt(a @ a),
+            watch=N_("dividing by |a| instead of |b|"),
         ),
         Mistake(
             "coefficient",
@@ -165,17 +192,17 @@ PROJECTION_LENGTH = Exercise(
                 "Its signed length is c · |b| = a·b / |b|."
             ),
             wrong=lambda a, b: a @ b / (b @ b),
+            watch=N_("dividing by |b|² instead of |b|"),
         ),
         Mistake(
             "cosine",
             N_("that is cos θ, with no length in it; the projection's length is |a| cos θ = a·b / |b|."),
             wrong=lambda a, b: a @ b / np.sqrt((a @ a) * (b @ b)),
+            watch=N_("returning cos θ, without the length |a|"),
         ),
     ],
     success=N_("right: a·b / |b| = |a| cos θ, negative when the angle is over 90°."),
 )
-
-
 
 
 EXERCISES = (GRAM_MATRIX, COSINE_MATRIX, PROJECTION_LENGTH)

@@ -16,6 +16,29 @@ __all__ = [
 ]
 
 
+# The worked answers: each checker's reference, shown as it is in the notebook's folded solution cell.
+
+
+def solution_causal_mask(T):
+    return np.triu(np.full((T, T), -np.inf), k=1)
+
+
+def solution_masked_softmax(scores, keep):
+    z = np.where(keep, scores, -np.inf)  # exp(-inf) = 0: blocked keys get no weight
+    e = np.exp(z - z.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def solution_padding_mask(lengths, T):
+    return (np.arange(T)[None, :] < np.asarray(lengths)[:, None])[:, None, :]
+
+
+def solution_keep(mask, convention):
+    mask = np.asarray(mask)
+    keep = ~mask if convention == "torch_key_padding" else mask == 1  # only PyTorch's key padding is "ignore"
+    return keep[:, None, :]
+
+
 def _additive(keep: np.ndarray) -> np.ndarray:
     """M = 0 where attention is allowed, −∞ where it is blocked."""
     return np.where(keep, 0.0, -np.inf)
@@ -35,7 +58,7 @@ CAUSAL_MASK = Exercise(
     name="check_causal_mask",
     task="``my_causal_mask(T)``: the additive mask M, 0 on and below the diagonal, −∞ above it",
     shapes="T -> M (T, T)",
-    reference=lambda T: _additive(_lower(T)),  # M[i, j] = 0 if j ≤ i else −∞
+    reference=solution_causal_mask,  # M[i, j] = 0 if j ≤ i else −∞
     inputs=[(4,), (1,), (6,)],
     shape="(T, T)",
     facts=lambda T: {"T": T, "label": N_("T={T}")},
@@ -48,6 +71,7 @@ CAUSAL_MASK = Exercise(
             ),
             wrong=lambda T: _additive(_lower(T).T),
             spotted=lambda got, T: T > 1,
+            watch=N_("putting −∞ below the diagonal (blocking the past, not the future)"),
         ),
         Mistake(
             "inverted",
@@ -57,6 +81,7 @@ CAUSAL_MASK = Exercise(
             ),
             wrong=lambda T: _additive(~_lower(T)),
             spotted=lambda got, T: T > 1,
+            watch=N_("an inverted mask (0 where blocked, −∞ where allowed)"),
         ),
         Mistake(
             "diagonal",
@@ -65,6 +90,7 @@ CAUSAL_MASK = Exercise(
                 "at all and its weights are 0/0."
             ),
             wrong=lambda T: _additive(_lower(T, -1)),
+            watch=N_("blocking the diagonal too (a token must see itself)"),
         ),
         Mistake(
             "zero_one",
@@ -73,6 +99,7 @@ CAUSAL_MASK = Exercise(
                 "0 where attention is allowed, −np.inf where it is blocked."
             ),
             wrong=lambda T: OneOf(keep=_lower(T) * 1.0, block=1.0 - _lower(T)),
+            watch=N_("a 0/1 table instead of the additive mask of 0 and −∞"),
         ),
         Mistake(
             "big_negative",
@@ -81,6 +108,7 @@ CAUSAL_MASK = Exercise(
                 "but it is a magic number: use -np.inf, whose exp is exactly 0."
             ),
             spotted=lambda got, T: _finite_blocks(np.asarray(got, dtype=float), T),
+            watch=N_("a large finite number such as -1e9 instead of −∞"),
         ),
     ],
     success=N_("correct: each token sees itself and the past, never the future"),
@@ -106,7 +134,7 @@ MASKED_SOFTMAX = Exercise(
     name="check_masked_softmax",
     task="``my_masked_softmax(scores, keep)``: softmax of the scores with −∞ where ``keep`` is False",
     shapes="scores (T_q, T_k), keep (T_q, T_k) boolean -> weights (T_q, T_k)",
-    reference=_masked,
+    reference=solution_masked_softmax,
     inputs=_softmax_inputs(),
     shape="(T_q, T_k)",
     facts=lambda s, keep: {"T_q": s.shape[0], "T_k": s.shape[1], "label": N_("{T_q} queries, {T_k} keys")},
@@ -118,6 +146,7 @@ MASKED_SOFTMAX = Exercise(
                 "Set them to -np.inf, whose exp is exactly 0."
             ),
             wrong=lambda s, keep: softmax_rows(np.where(keep, s, 0.0)),
+            watch=N_("setting blocked scores to 0 instead of −∞ (e⁰ = 1)"),
         ),
         Mistake(
             "after_softmax",
@@ -126,21 +155,25 @@ MASKED_SOFTMAX = Exercise(
                 "row by its new sum, or (simpler) put −∞ in the scores before softmax."
             ),
             wrong=lambda s, keep: softmax_rows(s) * keep,
+            watch=N_("zeroing the weights after the softmax (rows no longer sum to 1)"),
         ),
         Mistake(
             "inverted",
             N_("your mask is inverted: True means 'may attend', so block where keep is False (~keep)."),
             wrong=lambda s, keep: _masked(s, ~keep),
+            watch=N_("an inverted mask (blocking where keep is True)"),
         ),
         Mistake(
             "ignored",
             N_("the mask is ignored: blocked keys still get weight. Put −∞ where keep is False."),
             wrong=lambda s, keep: softmax_rows(s),
+            watch=N_("ignoring the mask"),
         ),
         Mistake(
             "axis",
             N_("your softmax runs down the columns (axis=0); each query's row must sum to 1 (axis=-1)."),
             wrong=lambda s, keep: _masked(s, keep, axis=0),
+            watch=N_("softmax down the columns (axis=0) instead of along each row"),
         ),
     ],
     success=N_("correct: blocked keys get exactly 0 and every row sums to 1"),
@@ -156,7 +189,7 @@ PADDING_MASK = Exercise(
     name="check_padding_mask",
     task="``my_padding_mask(lengths, T)``: True where key j of sentence b is real (j < lengths[b])",
     shapes="lengths (B,), T -> keep (B, 1, T)",
-    reference=lambda lengths, T: _real(lengths, T)[:, None, :],  # (B, 1, T): broadcast over queries
+    reference=solution_padding_mask,  # (B, 1, T): broadcast over queries
     inputs=[(np.array([3, 5, 1]), 5), (np.array([2, 2]), 4), (np.array([4]), 4)],
     shape="(B, 1, T)",
     facts=lambda lengths, T: {
@@ -175,6 +208,7 @@ PADDING_MASK = Exercise(
             wrong=lambda lengths, T: OneOf(
                 longer=_real(lengths + 1, T)[:, None, :], shorter=_real(lengths - 1, T)[:, None, :]
             ),
+            watch=N_("off by one at the end of a sentence (j < L, not j ≤ L)"),
         ),
         Mistake(
             "query_axis",
@@ -183,6 +217,7 @@ PADDING_MASK = Exercise(
                 "Mask the keys instead: shape (B, 1, T), so every query ignores the padding keys."
             ),
             wrong=lambda lengths, T: _real(lengths, T)[:, :, None],
+            watch=N_("masking the queries, shape (B, T, 1), instead of the keys"),
         ),
         Mistake(
             "no_query_axis",
@@ -191,11 +226,13 @@ PADDING_MASK = Exercise(
                 "shape (B, 1, T), so it broadcasts over the queries of the (B, T, T) scores."
             ),
             wrong=_real,
+            watch=N_("forgetting the query axis in the middle: shape (B, 1, T)"),
         ),
         Mistake(
             "inverted",
             N_("your mask is inverted: True must mean 'a real token, may attend', False 'padding'."),
             wrong=lambda lengths, T: ~_real(lengths, T)[:, None, :],
+            watch=N_("an inverted mask (True for padding)"),
         ),
     ],
     success=N_("correct: every query of sentence b ignores its padding keys"),
@@ -238,7 +275,7 @@ KEEP_MASK = Exercise(
     name="check_keep_mask",
     task="``my_keep(mask, convention)``: any library's key mask as attnlib's boolean keep",
     shapes="mask (B, T_k), convention str (a key of ``CONVENTIONS``) -> keep (B, 1, T_k) boolean",
-    reference=_keep,
+    reference=solution_keep,
     inputs=_keep_inputs(),
     shape="(B, 1, T_k)",
     facts=lambda mask, convention: {
@@ -258,12 +295,14 @@ KEEP_MASK = Exercise(
             ),
             wrong=_inverted,
             spotted=lambda got, mask, convention: convention == "torch_key_padding",
+            watch=N_("forgetting to invert PyTorch's key_padding_mask (True = ignore)"),
         ),
         Mistake(
             "attnlib_inverted",
             N_("inverted: attnlib's own mask is already True = may attend, so return it unchanged."),
             wrong=_inverted,
             spotted=lambda got, mask, convention: convention == "attnlib",
+            watch=N_("inverting attnlib's own mask, which already means True = may attend"),
         ),
         Mistake(
             "inverted",
@@ -272,6 +311,7 @@ KEEP_MASK = Exercise(
                 "only PyTorch's key_padding_mask has the opposite polarity."
             ),
             wrong=_inverted,
+            watch=N_("inverting the masks of scaled_dot_product_attention or Hugging Face"),
         ),
         Mistake(
             "no_query_axis",
@@ -283,6 +323,7 @@ KEEP_MASK = Exercise(
             wrong=lambda mask, convention: OneOf(
                 flat=_keep(mask, convention)[:, 0, :], last=_keep(mask, convention)[:, 0, :, None]
             ),
+            watch=N_("forgetting the query axis in the middle: shape (B, 1, T_k)"),
         ),
         Mistake(
             "not_boolean",
@@ -292,6 +333,7 @@ KEEP_MASK = Exercise(
             ),
             wrong=_keep,
             spotted=lambda got, mask, convention: np.asarray(got).dtype.kind != "b",
+            watch=N_("returning integers (0/1) instead of booleans"),
         ),
     ],
     success=N_("correct: every convention becomes attnlib's True = may attend, shape (B, 1, T_k)"),

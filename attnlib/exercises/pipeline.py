@@ -23,7 +23,9 @@ from the exercise's ``facts`` (the sizes of the hidden input, in the formula's s
 from __future__ import annotations
 
 import html
+import inspect
 import linecache
+import textwrap
 import traceback
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -116,6 +118,10 @@ class Mistake:
     part : int, optional
         For an exercise whose answer is a tuple: compare only this element with ``wrong`` (or the
         whole answer, when the learner returned a single array).
+    watch : str
+        The mistake as a thing to watch for, before anyone has made it (an English phrase marked with
+        ``N_``, e.g. "normalising the columns instead of the rows"): what a page with no Python lists
+        under the exercise.
 
     Taught in: 01 §Exercises
     """
@@ -125,6 +131,7 @@ class Mistake:
     wrong: Callable[..., Any] | None = None
     spotted: Callable[..., bool] | None = None
     part: int | None = None
+    watch: str = ""
 
     def recognises(self, got: Any, inputs: tuple[Any, ...]) -> tuple[bool, Any]:
         """Whether the answer ``got`` to ``inputs`` is this mistake, and the ``which`` it was."""
@@ -184,7 +191,9 @@ class Exercise:
     name : str
         The name of the public checker, e.g. ``"check_gram_matrix"``.
     reference : callable
-        The right answer, in plain numpy, mirroring the formula (independent of ``attnlib.core``).
+        The right answer, in plain numpy, mirroring the formula (independent of ``attnlib.core``):
+        a module-level ``solution_...`` function whose source is the worked answer, the very text of
+        the notebook's folded solution cell (:meth:`worked_answer`).
     inputs : sequence of tuple
         The hidden inputs, each the positional arguments of one call.
     shape : str
@@ -235,7 +244,27 @@ class Exercise:
         check.__name__ = check.__qualname__ = self.name
         check.__module__ = module
         check.__doc__ = CHECKER_DOC.format(task=self.task, shapes=self.shapes, taught=taught)
+        check.exercise = self  # type: ignore[attr-defined]  # what a page with no Python reads
         return check
+
+    def worked_answer(self) -> str:
+        """The source of ``reference``: the worked answer that the notebook's folded solution cell and
+        a page with no Python show, so that what the learner reads is what the checker compares with."""
+        return textwrap.dedent(inspect.getsource(self.reference)).strip("\n")
+
+    def input_labels(self) -> list[tuple[str, bool]]:
+        """``(label, harder)`` for each hidden input, in the current language: which inputs the checker
+        tries, for a page with no Python (``harder`` marks ``harder_inputs``, tried once the others pass)."""
+        return [
+            (self.facts_shown(inputs)["label"], harder)
+            for harder, group in ((False, self.inputs), (True, self.harder_inputs))
+            for inputs in group
+        ]
+
+    def watch_list(self) -> list[str]:
+        """The ``watch`` phrase of each mistake, in the current language: what a page with no Python
+        lists as "watch for" under the exercise."""
+        return [tr(mistake.watch) for mistake in self.mistakes if mistake.watch]
 
     def check(self, candidate: Any) -> Verdict:
         """Run ``candidate`` on every hidden input and say what is right or wrong about it."""

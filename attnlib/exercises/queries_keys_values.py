@@ -28,11 +28,15 @@ def _sizes(X: np.ndarray, W_q: np.ndarray, W_k: np.ndarray) -> dict[str, Any]:
     return {"T": T, "d_model": d_model, "d_k": d_k, "label": N_("T={T}, d_model={d_model}, d_k={d_k}")}
 
 
+def solution_scores(X, W_q, W_k):
+    return (X @ W_q) @ (X @ W_k).T
+
+
 SCORES = Exercise(
     name="check_scores",
     task="``my_scores(X, W_q, W_k)``: the raw scores ``(X·W_q)·(X·W_k)ᵀ``",
     shapes="X (T, d_model), W_q (d_model, d_k), W_k (d_model, d_k) -> scores (T, T)",
-    reference=lambda X, W_q, W_k: (X @ W_q) @ (X @ W_k).T,  # Q·Kᵀ with Q = X·W_q, K = X·W_k
+    reference=solution_scores,  # the worked answer of the notebook: Q·Kᵀ with Q = X·W_q, K = X·W_k
     inputs=_score_inputs(),
     shape="(T, T)",
     facts=_sizes,
@@ -44,6 +48,7 @@ SCORES = Exercise(
                 "Scores compare tokens: Q·Kᵀ has one row per query and one column per key."
             ),
             wrong=lambda X, W_q, W_k: OneOf(QtK=(X @ W_q).T @ (X @ W_k), KtQ=(X @ W_k).T @ (X @ W_q)),
+            watch=N_("computing Qᵀ·K (features against features) instead of Q·Kᵀ"),
         ),
         Mistake(
             "transposed",
@@ -52,6 +57,7 @@ SCORES = Exercise(
                 "thinks of every key, so compute Q·Kᵀ."
             ),
             wrong=lambda X, W_q, W_k: (X @ W_k) @ (X @ W_q).T,
+            watch=N_("returning the transpose K·Qᵀ (one row per key)"),
         ),
         Mistake(
             "no_projection",
@@ -60,6 +66,7 @@ SCORES = Exercise(
                 "Make Q = X·W_q and K = X·W_k first."
             ),
             wrong=lambda X, W_q, W_k: X @ X.T,
+            watch=N_("forgetting the linear maps W_q and W_k (X·Xᵀ)"),
         ),
         Mistake(
             "same_projection",
@@ -68,11 +75,13 @@ SCORES = Exercise(
                 "Queries come from W_q, keys from W_k."
             ),
             wrong=lambda X, W_q, W_k: OneOf(Q=(X @ W_q) @ (X @ W_q).T, K=(X @ W_k) @ (X @ W_k).T),
+            watch=N_("using one linear map for both queries and keys"),
         ),
         Mistake(
             "elementwise",
             N_("you multiplied Q and K entry by entry (Q * K); scores need the matrix product Q @ K.T."),
             wrong=lambda X, W_q, W_k: (X @ W_q) * (X @ W_k),
+            watch=N_("multiplying Q and K entry by entry (Q * K)"),
         ),
         Mistake(
             "already_scaled",
@@ -82,6 +91,7 @@ SCORES = Exercise(
             ),
             wrong=lambda X, W_q, W_k: (X @ W_q) @ (X @ W_k).T / np.sqrt(W_q.shape[1]),
             spotted=lambda got, X, W_q, W_k: W_q.shape[1] > 1,
+            watch=N_("dividing by √d_k already (that comes in notebook 05)"),
         ),
     ],
     success=N_("correct: Q·Kᵀ, one row per query, one column per key"),

@@ -31,6 +31,23 @@ def _sizes(Q: np.ndarray, K: np.ndarray) -> dict[str, Any]:
     }
 
 
+# The worked answers: each checker's reference, shown as it is in the notebook's folded solution cell.
+
+
+def solution_scaled_scores(Q, K):
+    return Q @ K.T / np.sqrt(Q.shape[-1])
+
+
+def solution_scaled_weights(Q, K):
+    scores = Q @ K.T / np.sqrt(Q.shape[-1])
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))  # softmax along each row
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def solution_softmax_jacobian(p):
+    return np.diag(p) - np.outer(p, p)
+
+
 def _scaled(Q: np.ndarray, K: np.ndarray) -> np.ndarray:
     """Q·Kᵀ/√d_k."""
     return Q @ K.T / np.sqrt(Q.shape[-1])
@@ -40,7 +57,7 @@ SCALED_SCORES = Exercise(
     name="check_scaled_scores",
     task="``my_scaled_scores(Q, K)``: ``Q·Kᵀ/√d_k``",
     shapes="Q (T_q, d_k), K (T_k, d_k) -> scores (T_q, T_k)",
-    reference=_scaled,
+    reference=solution_scaled_scores,
     inputs=_qk_inputs(),
     shape="(T_q, T_k)",
     facts=_sizes,
@@ -52,6 +69,7 @@ SCALED_SCORES = Exercise(
                 " times too large, and so is their spread."
             ),
             wrong=lambda Q, K: Q @ K.T,
+            watch=N_("forgetting to divide by √d_k"),
         ),
         Mistake(
             "by_d_k",
@@ -60,6 +78,7 @@ SCALED_SCORES = Exercise(
                 "Dividing by d_k shrinks the variance to 1/d_k instead of 1."
             ),
             wrong=lambda Q, K: Q @ K.T / Q.shape[-1],
+            watch=N_("dividing by d_k instead of √d_k"),
         ),
         Mistake(
             "wrong_size",
@@ -72,21 +91,25 @@ SCALED_SCORES = Exercise(
                 if len(Q) == len(K)
                 else {N_("queries T_q"): Q @ K.T / np.sqrt(len(Q)), N_("keys T_k"): Q @ K.T / np.sqrt(len(K))}
             ),
+            watch=N_("taking the square root of the number of tokens instead of d_k"),
         ),
         Mistake(
             "multiplied",
             N_("you multiplied by √d_k; divide instead, so that the variance comes back to 1."),
             wrong=lambda Q, K: Q @ K.T * np.sqrt(Q.shape[-1]),
+            watch=N_("multiplying by √d_k instead of dividing"),
         ),
         Mistake(
             "transposed",
             N_("your matrix is transposed: rows are queries and columns keys, so compute Q @ K.T."),
             wrong=lambda Q, K: OneOf(scaled=_scaled(Q, K).T, raw=(Q @ K.T).T),
+            watch=N_("a transposed matrix (one row per key instead of per query)"),
         ),
         Mistake(
             "features",
             N_("you computed Qᵀ·K (features against features); scores are Q·Kᵀ (tokens against tokens)."),
             wrong=lambda Q, K: OneOf(scaled=Q.T @ K / np.sqrt(Q.shape[-1]), raw=Q.T @ K),
+            watch=N_("computing Qᵀ·K (features against features) instead of Q·Kᵀ"),
         ),
     ],
     success=N_("correct: Q·Kᵀ/√d_k, scores with variance about 1 whatever d_k is"),
@@ -96,7 +119,7 @@ SCALED_WEIGHTS = Exercise(
     name="check_scaled_weights",
     task="``my_scaled_weights(Q, K)``: ``softmax(Q·Kᵀ/√d_k)`` along each row",
     shapes="Q (T_q, d_k), K (T_k, d_k) -> weights (T_q, T_k)",
-    reference=lambda Q, K: softmax_rows(_scaled(Q, K)),  # softmax(Q·Kᵀ/√d_k) along each row
+    reference=solution_scaled_weights,  # softmax(Q·Kᵀ/√d_k) along each row
     inputs=_qk_inputs(),
     shape="(T_q, T_k)",
     facts=_sizes,
@@ -110,6 +133,7 @@ SCALED_WEIGHTS = Exercise(
             wrong=lambda Q, K: OneOf(
                 scaled=softmax_rows(_scaled(Q, K), axis=0), raw=softmax_rows(Q @ K.T, axis=0)
             ),
+            watch=N_("softmax down the columns (axis=0) instead of along each row"),
         ),
         Mistake(
             "no_scale",
@@ -118,6 +142,7 @@ SCALED_WEIGHTS = Exercise(
                 "(here √{d_k} = {sqrt_d_k}), or softmax will be too sure of itself."
             ),
             wrong=lambda Q, K: softmax_rows(Q @ K.T),
+            watch=N_("forgetting to divide the scores by √d_k before the softmax"),
         ),
         Mistake(
             "transposed",
@@ -125,11 +150,13 @@ SCALED_WEIGHTS = Exercise(
             wrong=lambda Q, K: OneOf(
                 before=softmax_rows(_scaled(Q, K).T), after=softmax_rows(_scaled(Q, K)).T
             ),
+            watch=N_("transposed weights (one row per key instead of per query)"),
         ),
         Mistake(
             "not_normalised",
             N_("you took exp of the scores but did not divide by the row sums: weights must sum to 1."),
             wrong=lambda Q, K: np.exp(_scaled(Q, K)),
+            watch=N_("taking the exp without dividing by the row sums"),
         ),
     ],
     success=N_("correct: each query's row is a softmax of its scaled scores"),
@@ -144,7 +171,7 @@ SOFTMAX_JACOBIAN = Exercise(
     name="check_softmax_jacobian",
     task="``my_softmax_jacobian(p)``: ``diag(p) − p·pᵀ``, the Jacobian of softmax at weights p",
     shapes="p (n,) -> jacobian (n, n)",
-    reference=lambda p: np.diag(p) - np.outer(p, p),  # ∂p_i/∂s_j = p_i (δ_ij − p_j)
+    reference=solution_softmax_jacobian,  # ∂p_i/∂s_j = p_i (δ_ij − p_j)
     inputs=[
         (softmax_rows(np.random.default_rng(506).normal(size=5)),),
         (np.array([0.0, 1.0, 0.0]),),
@@ -160,6 +187,7 @@ SOFTMAX_JACOBIAN = Exercise(
                 "The n × n matrix p·pᵀ is np.outer(p, p)."
             ),
             wrong=lambda p: np.diag(p) - p @ p,
+            watch=N_("writing p @ p (a single number) for the matrix p·pᵀ"),
         ),
         Mistake(
             "scalar",
@@ -168,16 +196,19 @@ SOFTMAX_JACOBIAN = Exercise(
                 "entry ∂p_i/∂s_j per pair: an n × n matrix."
             ),
             spotted=lambda got, p: np.ndim(got) == 0,
+            watch=N_("returning a single number instead of an n × n matrix"),
         ),
         Mistake(
             "only_outer",
             N_("you have only the p·pᵀ part; the Jacobian is diag(p) − p·pᵀ (np.diag(p) - np.outer(p, p))."),
             wrong=lambda p: OneOf(minus=-np.outer(p, p), plus=np.outer(p, p)),
+            watch=N_("keeping only the p·pᵀ part and forgetting diag(p)"),
         ),
         Mistake(
             "sign",
             N_("the signs are flipped: ∂p_i/∂s_i = p_i(1 − p_i) ≥ 0, so it is diag(p) − p·pᵀ."),
             wrong=lambda p: np.outer(p, p) - np.diag(p),
+            watch=N_("flipping the signs (p·pᵀ − diag(p))"),
         ),
         Mistake(
             "diagonal_only",
@@ -186,6 +217,7 @@ SOFTMAX_JACOBIAN = Exercise(
                 "so the off-diagonal entries are −p_i p_j."
             ),
             wrong=lambda p: np.diag(p - p * p),
+            watch=N_("keeping only the diagonal p_i(1 − p_i)"),
         ),
     ],
     success=N_("correct: diag(p) − p·pᵀ, and it is all zeros for one-hot weights"),

@@ -12,6 +12,20 @@ from .pipeline import Exercise, Mistake, OneOf, checkers, softmax_rows
 __all__ = ["check_attention", "check_context_vector"]
 
 
+# The worked answers: each checker's reference, shown as it is in the notebook's folded solution cell.
+
+
+def solution_attention(Q, K, V, M):
+    scores = Q @ K.T / np.sqrt(Q.shape[-1]) + M
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))  # softmax along each row
+    weights = e / e.sum(axis=-1, keepdims=True)
+    return weights @ V
+
+
+def solution_context_vector(A, V, i):
+    return A[i] @ V
+
+
 def _formula_inputs() -> list[tuple[np.ndarray, ...]]:
     rng = np.random.default_rng(707)
     inputs = []
@@ -50,7 +64,7 @@ ATTENTION = Exercise(
     name="check_attention",
     task="``my_attention(Q, K, V, M)``: the output ``softmax(Q·Kᵀ/√d_k + M)·V``",
     shapes="Q (T_q, d_k), K (T_k, d_k), V (T_k, d_v), M (T_q, T_k) -> out (T_q, d_v)",
-    reference=lambda Q, K, V, M: _weights(Q, K, M) @ V,  # softmax(Q·Kᵀ/√d_k + M)·V
+    reference=solution_attention,  # softmax(Q·Kᵀ/√d_k + M)·V
     inputs=_formula_inputs(),
     shape="(T_q, d_v)",
     facts=_sizes,
@@ -59,6 +73,7 @@ ATTENTION = Exercise(
             "returned_weights",
             N_("you returned the weights A; the output is A·V, the weighted sum of the value rows."),
             wrong=lambda Q, K, V, M: _weights(Q, K, M),
+            watch=N_("returning the weights A instead of the output A·V"),
         ),
         Mistake(
             "value_first",
@@ -67,22 +82,26 @@ ATTENTION = Exercise(
                 "output mixes the value rows with query i's weights."
             ),
             wrong=lambda Q, K, V, M: OneOf(VA=V @ _weights(Q, K, M), VtAt=V.T @ _weights(Q, K, M).T),
+            watch=N_("multiplying in the wrong order (V·A instead of A·V)"),
         ),
         Mistake(
             "no_scale",
             N_("you forgot to divide the scores by √d_k (d_k = Q.shape[-1]) before softmax."),
             wrong=lambda Q, K, V, M: _weights(Q, K, M, scale=False) @ V,
+            watch=N_("forgetting to divide the scores by √d_k"),
         ),
         Mistake(
             "axis",
             N_("your softmax runs down the columns (axis=0); each query's row must sum to 1 (axis=-1)."),
             wrong=_down_columns,
+            watch=N_("softmax down the columns (axis=0) instead of along each row"),
         ),
         Mistake(
             "no_mask",
             N_("the mask M is missing: add it to the scaled scores before softmax, so blocked keys get 0."),
             wrong=lambda Q, K, V, M: _weights(Q, K, M, mask=False) @ V,
             spotted=lambda got, Q, K, V, M: np.isinf(M).any(),
+            watch=N_("forgetting to add the mask M"),
         ),
         Mistake(
             "mask_after",
@@ -95,6 +114,7 @@ ATTENTION = Exercise(
                 zeroed=(_weights(Q, K, M, mask=False) * (M == 0)) @ V,
             ),
             spotted=lambda got, Q, K, V, M: np.isinf(M).any(),
+            watch=N_("applying the mask after the softmax instead of before"),
         ),
     ],
     success=N_("correct: softmax(Q·Kᵀ/√d_k + M)·V, the whole formula"),
@@ -114,7 +134,7 @@ CONTEXT_VECTOR = Exercise(
     name="check_context_vector",
     task="``my_context_vector(A, V, i)``: the output of token i, ``Σ_j A[i, j]·V[j]``",
     shapes="A (T, T), V (T, d_v), i int -> out_i (d_v,)",
-    reference=lambda A, V, i: (A[i][:, None] * V).sum(axis=0),  # Σ_j A[i, j]·V[j]
+    reference=solution_context_vector,  # Σ_j A[i, j]·V[j]
     inputs=_context_inputs(),
     shape="(d_v,)",
     facts=lambda A, V, i: {"i": i, "T": len(A), "d_v": V.shape[1], "label": N_("token {i} of {T}")},
@@ -126,11 +146,13 @@ CONTEXT_VECTOR = Exercise(
                 "The output of token {i} uses row {i}: its own weights over every key."
             ),
             wrong=lambda A, V, i: A[:, i] @ V,
+            watch=N_("using column i of A instead of row i"),
         ),
         Mistake(
             "plain_mean",
             N_("you averaged (or summed) the values with equal weights; weight value row j by A[{i}, j]."),
             wrong=lambda A, V, i: OneOf(mean=V.mean(axis=0), sum=V.sum(axis=0)),
+            watch=N_("averaging the value rows with equal weights"),
         ),
         Mistake(
             "own_value",
@@ -139,6 +161,7 @@ CONTEXT_VECTOR = Exercise(
                 "every value row, weighted by row {i} of A."
             ),
             wrong=lambda A, V, i: V[i],
+            watch=N_("returning token i's own value row"),
         ),
         Mistake(
             "not_summed",
@@ -147,6 +170,7 @@ CONTEXT_VECTOR = Exercise(
                 "or use A[i] @ V."
             ),
             wrong=lambda A, V, i: A[i][:, None] * V,
+            watch=N_("weighting the value rows but forgetting to add them up"),
         ),
     ],
     success=N_("correct: row i of A mixes the value rows into token i's output"),

@@ -13,6 +13,24 @@ from .pipeline import Exercise, Mistake, checkers, softmax_rows
 __all__ = ["check_is_convex_combination", "check_simple_attention", "check_weighted_sum"]
 
 
+# The worked answers: each checker's reference, shown as it is in the notebook's folded solution cell.
+
+
+def solution_weighted_sum(w, X):
+    return w @ X
+
+
+def solution_attention(X):
+    scores = X @ X.T
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))  # softmax along each row
+    weights = e / e.sum(axis=-1, keepdims=True)
+    return weights @ X
+
+
+def solution_is_convex(w):
+    return bool(np.all(w >= 0) and np.isclose(w.sum(), 1.0))
+
+
 def _mixed(w: np.ndarray, X: np.ndarray) -> dict[str, Any]:
     T, d = X.shape
     return {"T": T, "d": d, "label": N_("w of shape ({T},), X of shape ({T}, {d})")}
@@ -22,7 +40,7 @@ WEIGHTED_SUM = Exercise(
     name="check_weighted_sum",
     task="``my_weighted_sum(w, X)``: ``Σ_j w_j X[j]``, one output row",
     shapes="w (T,), X (T, d) -> (d,)",
-    reference=lambda w, X: (w[:, None] * X).sum(axis=0),  # Σ_j w_j X[j]
+    reference=solution_weighted_sum,  # Σ_j w_j X[j]
     inputs=[
         (softmax_rows(ZAO @ ZAO.T)[0], ZAO),
         (np.array([0.1, 0.2, 0.3, 0.25, 0.15]), X_5x2),
@@ -35,6 +53,7 @@ WEIGHTED_SUM = Exercise(
             "scalar",
             N_("you added everything into one number; the output is a row of width d, like the input rows."),
             spotted=lambda got, w, X: got.shape == (),
+            watch=N_("adding everything into one number instead of a row of width d"),
         ),
         Mistake(
             "not_summed",
@@ -43,6 +62,7 @@ WEIGHTED_SUM = Exercise(
                 "sum over the tokens (axis 0), or write w @ X."
             ),
             wrong=lambda w, X: w[:, None] * X,
+            watch=N_("weighting every row but forgetting to add them up"),
         ),
         Mistake(
             "feature_sum",
@@ -51,11 +71,13 @@ WEIGHTED_SUM = Exercise(
                 "Add over the tokens (axis 0) to get one row of width d."
             ),
             wrong=lambda w, X: (w[:, None] * X).sum(axis=1),
+            watch=N_("adding over the features (axis 1) instead of the tokens"),
         ),
         Mistake(
             "plain_mean",
             N_("that is the plain average of the rows (every weight 1/T); use the weights w."),
             wrong=lambda w, X: X.mean(axis=0),
+            watch=N_("taking the plain average of the rows, ignoring w"),
         ),
         Mistake(
             "divided",
@@ -64,6 +86,7 @@ WEIGHTED_SUM = Exercise(
                 "so w @ X is already an average: no division needed."
             ),
             wrong=lambda w, X: (w @ X) / len(w),
+            watch=N_("dividing by T after weighting (the weights already sum to 1)"),
         ),
     ],
     success=N_("right: one row of width d, a weighted average of the rows of X."),
@@ -84,7 +107,7 @@ SIMPLE_ATTENTION = Exercise(
     name="check_simple_attention",
     task="``my_attention(X)``: ``softmax(X·Xᵀ)·X``, attention with no parameters",
     shapes="X (T, d) -> out (T, d)",
-    reference=_attention,
+    reference=solution_attention,
     inputs=[(ZAO,), (X_5x2 / 2,), (X_2x6 / 2,)],  # halved: moderate scores, so weights are not one-hot
     shape="(T, d)",
     facts=_rows,
@@ -96,6 +119,7 @@ SIMPLE_ATTENTION = Exercise(
                 "of X with the weights softmax(X·Xᵀ)."
             ),
             wrong=lambda X: X,
+            watch=N_("returning X unchanged"),
         ),
         Mistake(
             "returned_weights",
@@ -104,6 +128,7 @@ SIMPLE_ATTENTION = Exercise(
                 "One step more: multiply them with X to get the outputs, shape (T, d)."
             ),
             wrong=lambda X: softmax_rows(X @ X.T),
+            watch=N_("returning the weights softmax(X·Xᵀ) instead of the outputs"),
         ),
         Mistake(
             "raw_scores",
@@ -112,6 +137,7 @@ SIMPLE_ATTENTION = Exercise(
                 "are not positive and do not sum to 1, so the outputs can leave the convex hull of the rows."
             ),
             wrong=lambda X: (X @ X.T) @ X,
+            watch=N_("skipping the softmax (multiplying the raw scores with X)"),
         ),
         Mistake(
             "columns",
@@ -120,11 +146,13 @@ SIMPLE_ATTENTION = Exercise(
                 "Each output row needs a row of weights that sums to 1: softmax along axis=-1."
             ),
             wrong=lambda X: _attention(X, axis=0),
+            watch=N_("softmax down the columns (axis 0) instead of along the rows"),
         ),
         Mistake(
             "order",
             N_("you computed Xᵀ·weights, shape (d, T). The weights come first: weights @ X, shape (T, d)."),
             wrong=lambda X: X.T @ softmax_rows(X @ X.T),
+            watch=N_("multiplying in the wrong order (Xᵀ·weights instead of weights·X)"),
         ),
         Mistake(
             "uniform",
@@ -133,15 +161,11 @@ SIMPLE_ATTENTION = Exercise(
                 "Did the scores X·Xᵀ get lost (multiplied by 0, or replaced by a constant)?"
             ),
             wrong=lambda X: np.broadcast_to(X.mean(axis=0), X.shape),
+            watch=N_("losing the scores, so every weight is the same"),
         ),
     ],
     success=N_("right: each output row is a weighted average of the rows of X, with the width of X."),
 )
-
-
-def _convex(w: np.ndarray) -> bool:
-    """w is a convex combination: every w_j ≥ 0 and Σ_j w_j = 1 (up to rounding)."""
-    return bool((w >= 0).all() and abs(w.sum() - 1.0) <= 1e-9)
 
 
 def _weights(w: np.ndarray) -> dict[str, Any]:
@@ -152,7 +176,7 @@ IS_CONVEX_COMBINATION = Exercise(
     name="check_is_convex_combination",
     task="``my_is_convex(w)``: whether weights are >= 0 and sum to 1 (up to rounding)",
     shapes="w (T,) -> bool",
-    reference=_convex,
+    reference=solution_is_convex,
     inputs=[
         (np.array([0.2, 0.3, 0.5]),),
         (np.array([0.6, 0.3, 0.1]),),  # sums to 0.9999999999999999 in floats
@@ -168,6 +192,7 @@ IS_CONVEX_COMBINATION = Exercise(
             "array",
             N_("return a single True or False for the whole row; got an array of shape {got_shape}"),
             spotted=lambda got, w: np.ndim(got) != 0,
+            watch=N_("returning an array instead of a single True or False"),
         ),
         Mistake(
             "exact_sum",
@@ -176,6 +201,7 @@ IS_CONVEX_COMBINATION = Exercise(
                 "not exactly 1. Compare with a tolerance, np.isclose(w.sum(), 1)."
             ),
             wrong=lambda w: bool((w >= 0).all() and w.sum() == 1.0),
+            watch=N_("comparing the sum with 1 exactly (without a tolerance)"),
         ),
         Mistake(
             "negative_weight",
@@ -184,11 +210,13 @@ IS_CONVEX_COMBINATION = Exercise(
                 ">= 0 (with 1.5 and -0.5 the point lands outside the segment between the two rows)."
             ),
             wrong=lambda w: bool(np.isclose(w.sum(), 1.0)),
+            watch=N_("accepting negative weights that still sum to 1"),
         ),
         Mistake(
             "sum_not_one",
             N_("you said True for {w}: every weight is >= 0, but they must also add up to 1."),
             wrong=lambda w: bool((w >= 0).all()),
+            watch=N_("forgetting to check that the weights sum to 1"),
         ),
         Mistake(
             "zero_weight",
@@ -197,6 +225,7 @@ IS_CONVEX_COMBINATION = Exercise(
                 "simply picks one token."
             ),
             wrong=lambda w: bool((w > 0).all() and np.isclose(w.sum(), 1.0)),
+            watch=N_("rejecting weights equal to 0 (use >= 0, not > 0)"),
         ),
     ],
     success=N_("right: non-negative weights that sum to 1 (with a tolerance) keep a point inside the hull."),

@@ -1,0 +1,81 @@
+"""Exercises on a page with no Python (the website and the offline decks): each reads as a task.
+
+In a notebook an exercise cell ends with a checker call, ``exercises.check_softmax_rows(my_softmax)``,
+and stores the checker's verdict on the unwritten stub: a red "not written yet". A page cannot run the
+learner's code, so `task_cards` replaces that verdict with a task card made by
+``attnlib.exercises.tasks``: what to write, the hidden inputs, what the checker checks and the mistakes it
+knows (to watch for), and how to run it.
+The worked answer is the notebook's folded solution just below (on the site, not on a slide), whose code
+is the checker's own reference (tests/test_exercise_tasks.py keeps the two identical).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+from attnlib.exercises.tasks import Task, exercise_task, puzzle_task
+from attnlib.i18n import set_language
+
+# `exercises.check_x(my_function)` as the last statement of an exercise cell
+CHECK = re.compile(r"^exercises\.(check_\w+)\((\w+)\)\s*$", re.M)
+PUZZLE = re.compile(
+    r'^exercises\.check_projection_puzzle\((\w+), (\w+), query="(\w+)", key="(\w+)"\)\s*$', re.M
+)
+YOURS = "# your code here"  # the learner's cell (the cells that check the folded answer have none)
+
+CSS = """
+/* an exercise read as a task where no Python runs (tools/exercise_pages.py) */
+.exercise-task { border: 1px solid #c9d3e3; border-left: 4px solid #2a5db0; border-radius: 6px;
+  background: #f7f9fc; padding: 0.5rem 0.9rem; color: #1f2328; line-height: 1.5; }
+.exercise-task p { margin: 0.35rem 0; }
+.exercise-task .exercise-task-title { font-weight: 600; color: #2a5db0; }
+.exercise-task ul { margin: 0.2rem 0 0.4rem; padding-left: 1.4rem; }
+.exercise-task code { background: #eceff3; padding: 0.05em 0.3em; border-radius: 4px; font-size: 0.92em; }
+.exercise-task details { margin: 0.35rem 0 0.2rem; }
+.exercise-task summary { cursor: pointer; color: #2a5db0; }
+.exercise-task summary:focus-visible { outline: 3px solid #f0a030; outline-offset: 2px; }
+"""
+
+
+def _inline(text: str) -> str:
+    """Text with `code` spans, as HTML."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text, quote=False))
+
+
+def card_html(task: Task, compact: bool = False) -> str:
+    """The task card as HTML. ``compact`` (a slide): the checks and the mistakes folded away too."""
+    first, *rest = task.paragraphs
+    watch = "".join(f"<li>{_inline(w)}</li>" for w in task.watch)
+    checks = "".join(f"<p>{_inline(p)}</p>" for p in rest) + (f"<ul>{watch}</ul>" if watch else "")
+    if compact:
+        checks = f"<details><summary>{html.escape(task.summary)}</summary>{checks}</details>"
+    return (
+        '<div class="exercise-task">'
+        f'<p class="exercise-task-title">{html.escape(task.title)}</p>'
+        f"<p>{_inline(first)}</p>{checks}"
+        f'<p class="exercise-task-run">{_inline(task.run)}</p>'
+        "</div>"
+    )
+
+
+def task_cards(nb, language: str, notebook: str, compact: bool = False) -> int:
+    """Turn, in place, the stored verdict of every exercise cell of ``nb`` into a task card (in
+    ``language``); returns how many. ``notebook`` is the notebook's path as the learner opens it
+    (``notebooks/02_softmax.ipynb``)."""
+    cards = 0
+    with set_language(language):
+        for cell in nb.cells:
+            if cell.cell_type != "code" or YOURS not in cell.source:
+                continue
+            found, puzzle = CHECK.search(cell.source), PUZZLE.search(cell.source)
+            if found:
+                task = exercise_task(*found.groups(), notebook)
+            elif puzzle:
+                task = puzzle_task(*puzzle.groups(), notebook)
+            else:
+                continue
+            cell.outputs = [{"output_type": "display_data", "metadata": {},
+                             "data": {"text/html": card_html(task, compact)}}]
+            cards += 1
+    return cards
