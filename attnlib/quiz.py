@@ -1,4 +1,4 @@
-"""Check your understanding: multiple-choice questions with instant feedback, as one widget.
+"""Check your understanding: multiple-choice questions with instant feedback, drawn in the page.
 
     from attnlib.quiz import quiz
     quiz(2)              # the questions for notebook 02, from attnlib.quiz_bank
@@ -7,13 +7,17 @@
            "answer": 0,
            "explain": ["Adding a constant to every score changes nothing.", "Try it: they are equal."]}])
 
-A question is plain data: ``prompt`` (text; ``$…$`` is typeset and `backticks` become code),
-``options`` (at least two distinct texts), ``answer`` (the index of the right option) and ``explain``:
-either one explanation per option, shown as soon as that option is picked, or a single explanation of
-the right answer, shown once it is found (a wrong pick then just says so, and the learner tries again).
+A question is plain data: ``prompt`` (text; `backticks` become code), ``options`` (at least two
+distinct texts), ``answer`` (the index of the right option) and ``explain``: either one explanation
+per option, shown as soon as that option is picked, or a single explanation of the right answer,
+shown once it is found (a wrong pick then just says so, and the learner tries again).
 
-The widget also carries a Markdown version of the questions (without answers), so a notebook viewed
-without a kernel, or shown as static slides, still lists them.
+The quiz is a page module like the labs (``attnlib/labs/quiz.js`` on the labs' ``kit.js``): Python
+puts every text the page can show into ``spec``, in the current language (the prompts, the lettered
+options, the feedback for every option as :func:`feedback` words it, and the score line for every
+count), and the page only shows them. The same module draws the quiz in JupyterLab, in RISE, on the
+static site and in the offline slides. The answers picked are the synced ``values["choices"]``: a click
+in the page reaches Python, and :meth:`Quiz.answer` moves the page.
 
 Every text is shown through ``tr`` (``attnlib.set_language``): the questions of the bank by their
 English text, and the widget's own words (:data:`WORDS`) likewise.
@@ -29,9 +33,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import ipywidgets as widgets
+import anywidget
+import traitlets
 
 from .i18n import N_, tr
+from .labs.base import bundle, fonts_for
 from .quiz_bank import for_notebook
 
 __all__ = ["RIGHT", "WORDS", "WRONG", "Question", "Quiz", "feedback", "quiz", "shown"]
@@ -43,7 +49,6 @@ WORDS = {
     "numbered_title": N_("Check your understanding · {number:02d}"),
     "try_again": N_("“{option}” is not it: try another option."),
     "score": N_("{right} of {total} answered right"),
-    "static": N_("(run the notebook to answer and get feedback)"),
 }
 LETTERS = "abcdefgh"
 _KEYS = {"prompt", "options", "answer", "explain"}
@@ -121,11 +126,18 @@ def feedback(question: Question, choice: int) -> tuple[bool, str]:
     Taught in: 00 §Check your understanding
     """
     right = choice == question.answer
+    verdict = shown(RIGHT if right else WRONG)
     if len(question.explanations) == len(question.options):
-        return right, f"{shown(RIGHT if right else WRONG)} {shown(question.explanations[choice])}"
+        return right, _sentences(verdict, shown(question.explanations[choice]))
     if right:
-        return True, f"{shown(RIGHT)} {shown(question.explanations[0])}"
-    return False, f"{shown(WRONG)} {shown(WORDS['try_again']).format(option=shown(question.options[choice]))}"
+        return True, _sentences(verdict, shown(question.explanations[0]))
+    try_again = shown(WORDS["try_again"]).format(option=shown(question.options[choice]))
+    return False, _sentences(verdict, try_again)
+
+
+def _sentences(first: str, second: str) -> str:
+    # Chinese puts no space after its full stop; English does.
+    return first + second if first.endswith("。") else f"{first} {second}"
 
 
 def shown(text: str) -> str:
@@ -141,13 +153,21 @@ def _lettered(options: Sequence[str]) -> list[str]:
     return [f"{letter}) {shown(text)}" for letter, text in zip(LETTERS, options, strict=False)]
 
 
-def _html(text: str) -> str:
-    # Escape first, then turn `code` into <code>; $…$ passes through for MathJax.
+def _index(value: Any, n: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < n
+
+
+def as_html(text: str) -> str:
+    """``text`` as the page shows it: escaped, with `code` marked up (the page sets it as HTML).
+
+    Taught in: 00 §Check your understanding
+    """
     return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text, quote=False))
 
 
-class Quiz(widgets.VBox):
-    """The questions one under another, each with radio buttons and a feedback line, and a score.
+class Quiz(anywidget.AnyWidget):
+    """The questions one under another, each a group of lettered radio buttons with a feedback line,
+    and a score; drawn in the page by ``attnlib/labs/quiz.js``.
 
     Parameters
     ----------
@@ -159,74 +179,118 @@ class Quiz(widgets.VBox):
     Attributes
     ----------
     questions : list of Question
-    choices : list of ipywidgets.RadioButtons
-        One per question; set ``.value`` to an option index to answer.
-    feedbacks : list of ipywidgets.HTMLMath
-        One per question.
-    score : ipywidgets.HTML
+    spec : dict
+        Every text the page shows, in the language current when the quiz was made.
+    values : dict
+        ``{"choices": [...]}``: the option picked for each question (``None``: not answered yet),
+        synced with the page both ways.
 
     Taught in: 00 §Check your understanding
     """
 
+    _esm = traitlets.Unicode().tag(sync=True)
+    spec = traitlets.Dict().tag(sync=True)
+    values = traitlets.Dict().tag(sync=True)
+
     def __init__(self, questions: Sequence[Question | Mapping[str, Any]], title: str = "") -> None:
-        if isinstance(questions, (str, Mapping)) or not len(questions):
+        if isinstance(questions, (str, Mapping)) or not isinstance(questions, Sequence) or not questions:
             raise ValueError("questions must be a non-empty list of questions")
         self.questions = [Question.from_data(q, i) for i, q in enumerate(questions, start=1)]
         self.title = title or tr(WORDS["title"])
-        self.choices: list[widgets.RadioButtons] = []
-        self.feedbacks: list[widgets.HTMLMath] = []
-        self.score = widgets.HTML()
-        blocks = [widgets.HTML(f"<b>{html.escape(self.title)}</b>")]
-        for number, question in enumerate(self.questions, start=1):
-            choice = widgets.RadioButtons(
-                options=[(label, i) for i, label in enumerate(_lettered(question.options))],
-                value=None,
-                layout=widgets.Layout(width="auto"),
-            )
-            note = widgets.HTMLMath("")
-            choice.observe(lambda change, n=number - 1: self._answered(n, change["new"]), names="value")
-            prompt = widgets.HTMLMath(f"<b>{number}.</b> {_html(shown(question.prompt))}")
-            blocks.append(widgets.VBox([prompt, choice, note], layout=widgets.Layout(margin="0 0 8px 0")))
-            self.choices.append(choice)
-            self.feedbacks.append(note)
-        super().__init__([*blocks, self.score])
-        self._update_score()
+        spec = self._spec()
+        super().__init__(_esm=bundle("quiz"), spec=spec, values={"choices": [None] * len(self.questions)})
 
-    def _answered(self, n: int, choice: int | None) -> None:
-        if choice is None:
-            self.feedbacks[n].value = ""
-        else:
-            right, text = feedback(self.questions[n], choice)
-            colour = "#1a7f37" if right else "#b42318"
-            self.feedbacks[n].value = f'<span style="color:{colour}">{_html(text)}</span>'
-        self._update_score()
+    def _spec(self) -> dict[str, Any]:
+        total = len(self.questions)
+        scores = [tr(WORDS["score"]).format(right=k, total=total) for k in range(total + 1)]
+        questions, texts = [], [self.title, *scores]
+        for q in self.questions:
+            notes = [feedback(q, i) for i in range(len(q.options))]
+            texts += [shown(q.prompt), *_lettered(q.options), *(text for _, text in notes)]
+            questions.append({
+                "prompt": as_html(shown(q.prompt)),
+                "letters": list(LETTERS[: len(q.options)]),
+                "options": [as_html(shown(o)) for o in q.options],
+                "feedback": [{"right": right, "html": as_html(text)} for right, text in notes],
+            })
+        return {"name": "quiz", "title": self.title, "questions": questions, "scores": scores,
+                "fonts": fonts_for(texts)}
+
+    # The answers ----------------------------------------------------------------------------------
+    @traitlets.validate("values")
+    def _valid_values(self, proposal: Any) -> dict[str, Any]:
+        value = proposal["value"]
+        choices = value.get("choices") if isinstance(value, Mapping) else None
+        if not isinstance(choices, list) or len(choices) != len(self.questions):
+            raise traitlets.TraitError(
+                f"values must be {{'choices': [one per question ({len(self.questions)})]}}, got {value!r}")
+        for n, (q, c) in enumerate(zip(self.questions, choices, strict=True), start=1):
+            if c is not None and not _index(c, len(q.options)):
+                raise traitlets.TraitError(
+                    f"question {n}: choice must be None or 0..{len(q.options) - 1}, got {c!r}")
+        return {"choices": list(choices)}
+
+    @property
+    def choices(self) -> list[int | None]:
+        """The option picked for each question (``None``: not answered)."""
+        return list(self.values["choices"])
+
+    def answer(self, question: int, choice: int | None) -> tuple[bool, str] | None:
+        """Pick option ``choice`` (an index; ``None`` clears) for question ``question`` (0-based), as a
+        click does: the page follows. Returns the feedback now shown, or ``None`` when cleared."""
+        if not _index(question, len(self.questions)):
+            raise ValueError(
+                f"question must be a question index 0..{len(self.questions) - 1}, got {question!r}")
+        options = len(self.questions[question].options)
+        if choice is not None and not _index(choice, options):
+            raise ValueError(f"choice must be None or an option index 0..{options - 1}, got {choice!r}")
+        choices = self.choices
+        choices[question] = choice
+        self.values = {"choices": choices}
+        return self.note(question)
+
+    def note(self, question: int) -> tuple[bool, str] | None:
+        """The feedback on show for question ``question`` (0-based): ``feedback()`` of the option
+        picked, or ``None`` before any is."""
+        choice = self.values["choices"][question]
+        return None if choice is None else feedback(self.questions[question], choice)
 
     @property
     def n_right(self) -> int:
         """How many questions are answered right now."""
-        return sum(c.value == q.answer for c, q in zip(self.choices, self.questions, strict=True))
+        return sum(c == q.answer for c, q in zip(self.values["choices"], self.questions, strict=True))
 
-    def _update_score(self) -> None:
-        words = tr(WORDS["score"]).format(right=self.n_right, total=len(self.questions))
-        self.score.value = f"<i>{html.escape(words)}</i>"
+    @property
+    def score(self) -> str:
+        """The score line on show now ("N of M answered right")."""
+        return self.spec["scores"][self.n_right]
 
-    def to_markdown(self) -> str:
-        """The questions and options, without answers: what shows where widgets cannot run."""
-        lines = [f"**{self.title}** {tr(WORDS['static'])}", ""]
+    # Outside Jupyter -------------------------------------------------------------------------------
+    def to_text(self) -> str:
+        """The questions and lettered options, without answers: what a viewer without widgets shows."""
+        lines = [f"**{self.title}**", ""]
         for number, question in enumerate(self.questions, start=1):
             lines.append(f"{number}. {shown(question.prompt)}")
             lines += [f"    - {label}" for label in _lettered(question.options)]
         return "\n".join(lines)
 
-    def _repr_mimebundle_(self, **kwargs):
+    def page_state(self) -> dict[str, Any]:
+        """What a page with no kernel needs to draw the quiz: ``{"spec", "values"}``."""
+        return {"spec": self.spec, "values": dict(self.values)}
+
+    def __repr__(self) -> str:
+        return self.to_text()
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         bundle = super()._repr_mimebundle_(**kwargs)
-        bundle["text/markdown"] = self.to_markdown()
-        bundle["text/plain"] = self.to_markdown()
+        data = bundle[0] if isinstance(bundle, tuple) else bundle
+        data["text/plain"] = self.to_text()
+        data["text/markdown"] = self.to_text()
         return bundle
 
 
 def quiz(questions: int | Sequence[Question | Mapping[str, Any]], title: str = "") -> Quiz:
-    """A quiz widget for a list of questions, or for notebook number ``questions`` of the bank.
+    """A quiz for a list of questions, or for notebook number ``questions`` of the bank.
 
     Parameters
     ----------

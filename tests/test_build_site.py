@@ -22,6 +22,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 import build_site  # noqa: E402
 import build_slides  # noqa: E402
 import offline_pages  # noqa: E402
+import site_search  # noqa: E402
 
 VIEW, STATE = offline_pages.WIDGET_VIEW, offline_pages.WIDGET_STATE
 
@@ -181,7 +182,7 @@ def test_build_writes_index_pages_and_vendored_files(lab, tmp_path, vendored):
     assert build_site.HOW_TO in index
     page = pages[1].read_text(encoding="utf-8")
     assert rel_href(page, "prev") == "00_start.html" and 'href="00_start_here.html"' in page
-    assert page.count('class="attn-lab-mount"') == 1 and "<details" not in page
+    assert page.count('class="attn-lab-mount"') == 1 and '<details class="solution"' not in page
     loads = re.findall(r"""<(?:script|img|link|iframe)\b[^>]*(?:src|href)\s*=\s*["']?([^"' >]+)""", page)
     assert loads and not [url for url in loads if "//" in url]  # (links to read elsewhere may be remote)
     assert offline_pages.MATHJAX_URL in page and (out / offline_pages.MATHJAX_URL).is_file()
@@ -230,3 +231,141 @@ def test_language_switch_links_the_same_page_in_the_other_editions():
 def test_editions_are_grouped_by_folder(tmp_path):
     paths = [tmp_path / "zh-Hant" / "01_a.ipynb", tmp_path / "01_a.ipynb", tmp_path / "zh-Hans" / "01_a.ipynb"]
     assert list(offline_pages.editions(paths)) == ["en", "zh-Hans", "zh-Hant"]
+
+
+# ---- finding your way: the contents, the outline and the search index -------------------------------------
+
+def sectioned(lab, number: str, title: str) -> nbformat.NotebookNode:
+    """A notebook with sections (h2, an h3, a formula in a heading) around its lab."""
+    nb = notebook(lab, number, title)
+    nb.cells[1:1] = [
+        nbformat.v4.new_markdown_cell("## 1. Scores and $\\sqrt{d_k}$\n\nThe causal mask hides the future."),
+        nbformat.v4.new_code_cell("print('code is not indexed: zebra')"),
+        nbformat.v4.new_markdown_cell("### A closer look\n\nSoftmax turns scores into weights."),
+        nbformat.v4.new_markdown_cell("## 2. The lab\n\nMove the slider."),
+    ]
+    return nb
+
+
+def links(nav: str) -> list[tuple[str, str, bool]]:
+    """(href, text, current) of every link of a piece of HTML."""
+    return [(re.search(r'href="([^"]*)"', attrs).group(1), re.sub(r"<[^>]+>", "", text),
+             'aria-current="page"' in attrs) for attrs, text in re.findall(r"<a\s([^>]*)>(.*?)</a>", nav, re.S)]
+
+
+def element(page: str, pattern: str) -> str:
+    found = re.search(pattern, page, re.S)
+    assert found, f"no {pattern} in the page"
+    return found.group(0)
+
+
+@pytest.fixture(scope="module")
+def sectioned_site(lab, tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("sectioned")
+    offline_pages.fetch(build_site.PACKAGES, offline_pages.CACHE, "the site tests", log=lambda *_: None)
+    paths = []
+    for folder, number, title in (("", "00", "Start here"), ("", "01", "Inner products"),
+                                  ("zh-Hans", "01", "内积")):
+        path = tmp / folder / f"{number}_{'start' if number == '00' else 'inner'}.ipynb"
+        path.parent.mkdir(exist_ok=True)
+        nbformat.write(sectioned(lab, number, title), path)
+        paths.append(path)
+    out = tmp / "site"
+    build_site.build(paths, out, log=lambda *_: None)
+    return out
+
+
+def test_every_page_has_the_contents_of_its_language_with_itself_marked(sectioned_site):
+    for folder, names in (("", ["00_start.html", "01_inner.html"]), ("zh-Hans", ["01_inner.html"])):
+        for current in names:
+            page = (sectioned_site / folder / current).read_text(encoding="utf-8")
+            contents = element(page, r'<nav class="site-contents".*?</nav>')
+            found = links(contents)
+            assert [href for href, _, _ in found] == names
+            assert [href for href, _, now in found if now] == [current]  # aria-current on this page only
+            assert page.index('class="skip-link"') < page.index("site-bar") < page.index("site-contents")
+            assert '<main id="content"' in page and 'href="#content"' in page
+
+
+def test_the_outline_lists_every_h2_and_h3_and_every_lab_in_page_order(sectioned_site, lab):
+    page = (sectioned_site / "01_inner.html").read_text(encoding="utf-8")
+    outline = links(element(page, r'<nav class="site-outline".*?</nav>'))
+    main = page[page.index("<main"):]
+    headings = re.findall(r'<h[23] id="([^"]+)"', main)
+    labs = re.findall(r'class="attn-lab-mount" id="(lab-\d+)"', main)
+    assert len(headings) == 3 and labs == ["lab-1"]
+    assert [href[1:] for href, _, _ in outline] == [*headings, "lab-1"]  # the lab is in the last section
+    assert [text for _, text, _ in outline] == [
+        "1. Scores and √d_k", "A closer look", "2. The lab",
+        "Lab: " + ", ".join(c["description"] for c in lab.spec["controls"][:2])]  # what its controls set
+    assert 'data-lab=""' in outline_link(page, "#lab-1")
+    hans = (sectioned_site / "zh-Hans" / "01_inner.html").read_text(encoding="utf-8")
+    assert "本页内容" in hans and "本系列" in hans and "跳到正文" in hans
+
+
+def outline_link(page: str, href: str) -> str:
+    return element(page, rf'<a href="{re.escape(href)}"[^>]*>')
+
+
+def test_the_search_index_of_each_language_holds_its_sections_without_code(sectioned_site):
+    for folder, language in (("", "en"), ("zh-Hans", "zh-Hans")):
+        script = (sectioned_site / folder / build_site.INDEX_JS).read_text(encoding="utf-8")
+        prefix = "window.attnSiteIndex = "
+        body = script[script.index(prefix) + len(prefix):].rstrip().rstrip(";")
+        index = json.loads(body)
+        assert index["language"] == language
+        names = [name for name, _ in index["pages"]]
+        assert names == (["00_start.html", "01_inner.html"] if language == "en" else ["01_inner.html"])
+        sections = {(names[p], heading): (anchor, text) for p, anchor, heading, text, _ in index["sections"]}
+        anchor, text = sections[("01_inner.html", "1. Scores and √d_k")]
+        assert text == "The causal mask hides the future."
+        assert sections[("01_inner.html", "A closer look")] == ("A-closer-look", "Softmax turns scores into weights.")
+        page = (sectioned_site / folder / "01_inner.html").read_text(encoding="utf-8")
+        assert f'<h2 id="{anchor}"' in page  # the anchor is the id nbconvert gave the heading
+        assert "zebra" not in script and "import" not in script  # code and outputs are not indexed
+        box = element(page, r'<div class="site-search".*?</div></div>')
+        assert f'data-index="{build_site.INDEX_JS}"' in box and build_site.MINISEARCH_URL in box
+        assert 'role="combobox"' in box and 'aria-live="polite"' in box and "<label" in box
+    index_page = (sectioned_site / "index.html").read_text(encoding="utf-8")
+    assert 'class="site-search"' in index_page and build_site.NAV_URL in index_page
+    assert (sectioned_site / build_site.NAV_URL).read_text(encoding="utf-8") == build_site.NAV_JS.read_text(
+        encoding="utf-8")
+
+
+def test_minisearch_is_pinned_by_hash_and_vendored_with_its_licence(sectioned_site):
+    package = build_site.MINISEARCH
+    assert package in build_site.PACKAGES and re.fullmatch(r"\d+\.\d+\.\d+", package.version)
+    assert package.integrity.startswith("sha512-") and len(package.integrity) == 95
+    assert offline_pages.sha512(package.tarball(offline_pages.CACHE)) == package.integrity
+    vendored = sectioned_site / "vendor" / package.folder
+    assert "Permission is hereby granted, free of charge" in (vendored / "LICENSE.txt").read_text(encoding="utf-8")
+    umd = (sectioned_site / build_site.MINISEARCH_URL).read_text(encoding="utf-8")
+    assert "global.MiniSearch = factory()" in umd  # the UMD build: a classic script sets a global
+
+
+def test_formulas_become_plain_text_for_the_outline_and_the_results():
+    assert site_search.plain_tex(r"\sqrt{d_k}") == "√d_k"
+    assert site_search.plain_tex(r"\mathrm{softmax}(QK^\top / \sqrt{d_k})") == "softmax(QKᵀ / √d_k)"
+    assert site_search.plain_tex(r"K \in \mathbb{R}^{T \times d_k}") == "K ∈ ℝ^T × d_k"
+    assert site_search.plain_text("variance $d_k$, for $d_k$ from 1") == "variance d_k, for d_k from 1"
+    assert site_search.plain_tex(r"M = \begin{cases} 0 & j \le i \\ -\infty & j > i \end{cases}") == "M = 0 j ≤ i -∞ j > i"
+    assert site_search.plain_text("方差 $d_k$，共 $T$ 行") == "方差 d_k，共 T 行"
+
+
+REAL_NOTEBOOKS = sorted((ROOT / "notebooks").glob("**/0[1-9]_*.ipynb"))
+
+
+@pytest.mark.repo
+@pytest.mark.parametrize("path", REAL_NOTEBOOKS, ids=lambda p: f"{p.parent.name}-{p.stem[:2]}")
+def test_no_exercise_shows_an_error_on_a_page(path):
+    """Every exercise of the series reads as a task on its page: no red verdict of the unwritten stub, no
+    error output, and the worked answer folded just below."""
+    nb = build_site.for_site(nbformat.read(path, as_version=4), path)
+    pages = [o["data"].get("text/html", "") for c in nb.cells if c.cell_type == "code"
+             for o in c.get("outputs", []) if "data" in o]
+    errors = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])
+              if o.get("output_type") == "error" or "❌" in json.dumps(o, ensure_ascii=False)]
+    assert not errors
+    assert sum('class="exercise-task"' in page for page in pages) >= 1
+    folded = [c for c in nb.cells if c.cell_type == "code" and c.metadata.get("jupyter", {}).get("source_hidden")]
+    assert folded, "the worked answers stay on the page, folded"

@@ -1,17 +1,25 @@
-"""The "check your understanding" widget: every option gives the right feedback, and the question bank is sound."""
+"""The "check your understanding" quiz, Python side: validation, feedback, the score, answering from
+Python, the spec the page module draws from (in each language), and the question bank.
+
+What the page makes of the spec (clicks, keys, feedback and score against ``feedback()``) is
+tests/browser/test_quizzes.py.
+"""
 
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+import traitlets
 from catalogues import marked, placeholders
 
 import attnlib
-from attnlib.quiz import RIGHT, WORDS, WRONG, Question, Quiz, feedback, quiz, shown
+from attnlib.labs.base import bundle
+from attnlib.quiz import RIGHT, WORDS, WRONG, Question, Quiz, as_html, feedback, quiz, shown
 from attnlib.quiz_bank import QUIZZES, for_notebook
 
 PER_OPTION = {
@@ -24,30 +32,27 @@ ONE_EXPLANATION = {
     "prompt": "The diagonal of `X @ X.T` holds …",
     "options": ["squared lengths", "ones"],
     "answer": 0,
-    "explain": "Entry (i, i) is $x_i \\cdot x_i$.",
+    "explain": "Entry (i, i) is the dot product of row i with itself.",
 }
 
 
-def test_selecting_each_option_shows_its_feedback():
+def test_answering_each_option_gives_its_feedback():
     widget = quiz([PER_OPTION, ONE_EXPLANATION])
-    choice, note = widget.choices[0], widget.feedbacks[0]
-    assert note.value == "" and choice.value is None
+    assert widget.choices == [None, None] and widget.note(0) is None
     for index, explanation in enumerate(PER_OPTION["explain"]):
-        choice.value = index
-        verdict = RIGHT if index == PER_OPTION["answer"] else WRONG
-        assert f"{verdict} {explanation}" in note.value
-    choice.index = 1  # selecting by position, as a click does
-    assert "Only the gaps matter." in note.value and WRONG in note.value
+        right = index == PER_OPTION["answer"]
+        assert widget.answer(0, index) == (right, f"{RIGHT if right else WRONG} {explanation}")
+        assert widget.note(0) == feedback(widget.questions[0], index)
+        assert widget.values == {"choices": [index, None]}  # the synced trait the page follows
+    assert widget.answer(0, None) is None and widget.choices == [None, None]
 
 
 def test_single_explanation_is_kept_for_the_right_answer():
     widget = quiz([ONE_EXPLANATION])
-    choice, note = widget.choices[0], widget.feedbacks[0]
-    choice.value = 1
-    assert WRONG in note.value and "“ones” is not it: try another option." in note.value
-    assert "x_i" not in note.value  # a wrong pick does not give the answer away
-    choice.value = 0
-    assert RIGHT in note.value and "Entry (i, i) is $x_i \\cdot x_i$." in note.value
+    right, text = widget.answer(0, 1)
+    assert not right and text == f"{WRONG} “ones” is not it: try another option."
+    assert "row i" not in text  # a wrong pick does not give the answer away
+    assert widget.answer(0, 0) == (True, f"{RIGHT} Entry (i, i) is the dot product of row i with itself.")
 
 
 def test_feedback_is_a_pure_function():
@@ -58,28 +63,77 @@ def test_feedback_is_a_pure_function():
 
 def test_score_counts_the_right_answers():
     widget = quiz([PER_OPTION, ONE_EXPLANATION])
-    assert "0 of 2 answered right" in widget.score.value
-    widget.choices[0].value = 0
-    widget.choices[1].value = 1
-    assert widget.n_right == 1 and "1 of 2 answered right" in widget.score.value
-    widget.choices[1].value = 0
-    assert "2 of 2 answered right" in widget.score.value
+    assert widget.score == "0 of 2 answered right" and widget.n_right == 0
+    widget.answer(0, 0)
+    widget.answer(1, 1)
+    assert widget.n_right == 1 and widget.score == "1 of 2 answered right"
+    widget.answer(1, 0)
+    assert widget.n_right == 2 and widget.score == "2 of 2 answered right"
+    widget.answer(0, 2)
+    assert widget.n_right == 1  # a right answer changed for a wrong one no longer counts
 
 
-def test_prompts_are_escaped_and_code_is_marked_up():
-    widget = quiz([ONE_EXPLANATION, {**PER_OPTION, "prompt": "Is 1 < 2 <b>really</b>?"}])
-    prompts = [box.children[0].value for box in widget.children[1:3]]
-    assert "<code>X @ X.T</code>" in prompts[0]
-    assert "1 &lt; 2 &lt;b&gt;really&lt;/b&gt;?" in prompts[1]
+def test_a_click_in_the_page_reaches_python_through_the_model():
+    widget = quiz([PER_OPTION, ONE_EXPLANATION])
+    widget.values = {"choices": [1, 0]}  # what the page's model.set("values", ...) sends
+    assert widget.choices == [1, 0] and widget.n_right == 1 and widget.note(0)[1].endswith("Only the gaps matter.")
+    for bad, message in [({"choices": [3, None]}, r"question 1: choice must be None or 0..2, got 3"),
+                         ({"choices": [None]}, r"one per question \(2\)"),
+                         ({"choices": [True, None]}, r"choice must be None or 0..2, got True"),
+                         ({}, r"values must be")]:
+        with pytest.raises(traitlets.TraitError, match=message):
+            widget.values = bad
+    assert widget.choices == [1, 0]  # a refused value changes nothing
 
 
-def test_static_version_lists_questions_without_answers():
-    bundle = quiz([PER_OPTION])._repr_mimebundle_()
-    assert "application/vnd.jupyter.widget-view+json" in bundle
-    markdown = bundle["text/markdown"]
-    assert "1. softmax([1, 2]) and softmax([11, 12]) are …" in markdown
-    assert "    - c) undefined" in markdown
-    assert "A shift cancels out" not in markdown
+def test_answering_from_python_refuses_what_is_not_there():
+    widget = quiz([PER_OPTION])
+    with pytest.raises(ValueError, match=r"question must be a question index 0..0, got 1"):
+        widget.answer(1, 0)
+    with pytest.raises(ValueError, match=r"choice must be None or an option index 0..2, got 3"):
+        widget.answer(0, 3)
+    with pytest.raises(ValueError, match=r"choice must be None or an option index 0..2, got False"):
+        widget.answer(0, False)
+
+
+def test_the_spec_holds_every_text_the_page_shows():
+    widget = quiz([PER_OPTION, ONE_EXPLANATION], "Warm-up")
+    spec = widget.spec
+    assert spec["name"] == "quiz" and spec["title"] == "Warm-up"
+    assert spec["scores"] == [f"{k} of 2 answered right" for k in range(3)]
+    first, second = spec["questions"]
+    assert first["letters"] == ["a", "b", "c"] and first["options"] == ["equal", "different", "undefined"]
+    assert second["prompt"] == "The diagonal of <code>X @ X.T</code> holds …"
+    for q, shown_q in zip(widget.questions, spec["questions"], strict=True):
+        assert shown_q["feedback"] == [
+            {"right": right, "html": as_html(text)}
+            for right, text in (feedback(q, i) for i in range(len(q.options)))
+        ]
+    assert [f["role"] for f in spec["fonts"]] == ["sans"]  # no Chinese: no CJK subset
+    assert widget._esm == bundle("quiz") and "./kit.js" not in widget._esm
+
+
+def test_texts_are_escaped_for_the_page():
+    widget = quiz([{**PER_OPTION, "prompt": "Is 1 < 2 <b>really</b>?", "options": ["a<b", "`x & y`", "c"]}])
+    q = widget.spec["questions"][0]
+    assert q["prompt"] == "Is 1 &lt; 2 &lt;b&gt;really&lt;/b&gt;?"
+    assert q["options"][:2] == ["a&lt;b", "<code>x &amp; y</code>"]
+
+
+def test_text_version_lists_questions_without_answers():
+    widget = quiz([PER_OPTION])
+    data, _ = widget._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in data
+    text = data["text/plain"]
+    assert text == data["text/markdown"] == repr(widget)
+    assert "1. softmax([1, 2]) and softmax([11, 12]) are …" in text and "    - c) undefined" in text
+    assert "A shift cancels out" not in text
+
+
+def test_page_state_is_what_a_page_without_kernel_mounts():
+    widget = quiz([PER_OPTION])
+    widget.answer(0, 1)
+    assert widget.page_state() == {"spec": widget.spec, "values": {"choices": [1]}}
 
 
 @pytest.mark.parametrize(
@@ -104,6 +158,8 @@ def test_bad_questions_are_refused_with_a_reason(change, message):
 def test_bad_question_lists_are_refused():
     with pytest.raises(ValueError, match="non-empty list"):
         quiz([])
+    with pytest.raises(ValueError, match="non-empty list"):
+        quiz(PER_OPTION)
     with pytest.raises(TypeError, match="question 2: expected a dict"):
         quiz([PER_OPTION, "what?"])
     with pytest.raises(ValueError, match=r"no quiz for notebook 42; there are quizzes for \[0, 1"):
@@ -114,7 +170,7 @@ def test_quiz_by_notebook_number_uses_the_bank():
     widget = quiz(5)
     assert isinstance(widget, Quiz)
     assert [q.prompt for q in widget.questions] == [q["prompt"] for q in QUIZZES[5]]
-    assert "05" in widget.children[0].value
+    assert widget.spec["title"] == "Check your understanding · 05"
 
 
 def test_bank_covers_every_notebook_with_sound_questions():
@@ -132,25 +188,34 @@ def test_bank_covers_every_notebook_with_sound_questions():
 def test_every_bank_question_round_trips_through_the_widget():
     for number in QUIZZES:
         widget = quiz(number)
-        for q, choice, note in zip(widget.questions, widget.choices, widget.feedbacks, strict=True):
-            choice.value = q.answer
-            assert note.value.count(RIGHT) == 1
+        for n, q in enumerate(widget.questions):
+            right, text = widget.answer(n, q.answer)
+            assert right and text.count(RIGHT) == 1
+            assert sum(f["right"] for f in widget.spec["questions"][n]["feedback"]) == 1
         assert widget.n_right == len(widget.questions)
 
 
-def test_import_attnlib_does_not_load_ipywidgets():
+def test_import_attnlib_does_not_load_the_widget_libraries():
     code = (
         "import sys, attnlib, attnlib.quiz_bank; "
-        "assert 'ipywidgets' not in sys.modules, 'ipywidgets loaded'; "
-        "import attnlib; attnlib.quiz; assert 'ipywidgets' in sys.modules"
+        "assert 'ipywidgets' not in sys.modules and 'anywidget' not in sys.modules, 'widgets loaded'; "
+        "import attnlib; attnlib.quiz; assert 'anywidget' in sys.modules"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
     assert attnlib.quiz.quiz is quiz
 
 
+def test_the_quiz_is_a_page_module_not_an_ipywidgets_stack():
+    source = Path(attnlib.quiz.__file__).read_text(encoding="utf-8")
+    assert "import ipywidgets" not in source and "RadioButtons" not in source
+    module = (Path(attnlib.__file__).parent / "labs" / "quiz.js").read_text(encoding="utf-8")
+    assert 'type="radio"' in module and 'aria-live="polite"' in module and "keepKeysInLabs()" in module
+
+
 def test_review_quiz_from_the_bank_as_in_the_lecturers_guide():
     widget = quiz([QUIZZES[n][0] for n in range(1, 8)], "Review")
-    assert len(widget.questions) == 7 and "Review" in widget.children[0].value
+    assert len(widget.questions) == 7 and widget.spec["title"] == "Review"
+    assert widget.spec["scores"][-1] == "7 of 7 answered right"
 
 
 # ---- the Chinese edition ------------------------------------------------------------------------
@@ -188,10 +253,29 @@ def test_every_bank_text_has_an_entry_in_some_simplified_chinese_catalogue():
 
 def test_the_widget_speaks_the_chosen_language(zh_hans):
     widget = quiz([ONE_EXPLANATION])
-    assert "检验你的理解" in widget.children[0].value and "1 题中答对了 0 题" in widget.score.value
-    widget.choices[0].value = 1
-    assert "✘ 还不对。" in widget.feedbacks[0].value and "再试试别的选项" in widget.feedbacks[0].value
-    assert "（运行这个笔记本，才能作答并得到反馈）" in widget.to_markdown()
+    assert widget.spec["title"] == "检验你的理解" and widget.score == "1 题中答对了 0 题"
+    right, text = widget.answer(0, 1)
+    assert not right and text.startswith("✘ 还不对。不是“ones”") and "再试试别的选项" in text
+    assert widget.spec["questions"][0]["feedback"][1]["html"] == as_html(text)
+    assert "（运行这个笔记本" not in widget.to_text()  # the old "run the notebook" line is gone
+
+
+@pytest.mark.parametrize("language", ["en", "zh-Hans", "zh-Hant"])
+def test_the_spec_of_a_bank_quiz_is_in_the_language_current_when_it_was_made(language):
+    with attnlib.set_language(language):
+        widget = quiz(2)
+        expected = [[as_html(feedback(q, i)[1]) for i in range(len(q.options))] for q in widget.questions]
+        prompts = [as_html(shown(q.prompt)) for q in widget.questions]
+    spec = widget.spec
+    assert [[f["html"] for f in q["feedback"]] for q in spec["questions"]] == expected
+    assert [q["prompt"] for q in spec["questions"]] == prompts
+    chinese = re.compile(r"[\u2e80-\u9fff]")
+    title = {"en": "Check your understanding · 02", "zh-Hans": "检验你的理解 · 02", "zh-Hant": "檢驗你的理解 · 02"}
+    assert spec["title"] == title[language]
+    assert bool(chinese.search(spec["questions"][0]["prompt"])) == (language != "en")
+    assert ("cjk" in [f["role"] for f in spec["fonts"]]) == (language != "en")  # Chinese gets its font
+    score = {"en": "1 of {n} answered right", "zh-Hans": "{n} 题中答对了 1 题", "zh-Hant": "{n} 題中答對了 1 題"}
+    assert spec["scores"][1] == score[language].format(n=len(widget.questions))
 
 
 def test_row_and_column_markup_becomes_the_plain_word(zh_hans):
@@ -202,3 +286,55 @@ def test_row_and_column_markup_becomes_the_plain_word(zh_hans):
     attnlib.set_language("zh-Hant")
     assert "{行}" not in shown(english) and "列" in shown(english)
 
+
+# ---- on the site and the slides: the stored quiz is mounted live ----------------------------------------
+def stored_quiz_notebook():
+    """A notebook as JupyterLab saves it with a quiz shown: a widget view and the model's stored state."""
+    import nbformat
+
+    widget = quiz([PER_OPTION, ONE_EXPLANATION])
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell("# NBVAL_IGNORE_OUTPUT\nattnlib.quiz.quiz(1)")
+    view = {"version_major": 2, "version_minor": 0, "model_id": "q1"}
+    cell.outputs = [nbformat.v4.new_output("display_data", data={
+        "application/vnd.jupyter.widget-view+json": view, "text/plain": widget.to_text()})]
+    nb.cells = [nbformat.v4.new_markdown_cell("## Check your understanding"), cell]
+    model = {"model_module": "anywidget", "model_name": "AnyModel", "model_module_version": "~0.9.*",
+             "state": {"_esm": widget._esm, **widget.page_state()}}
+    nb.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": {"state": {"q1": model}}}
+    return nb, widget
+
+
+def tools():
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
+    import build_slides
+    import offline_pages
+
+    return offline_pages, build_slides
+
+
+def test_a_stored_quiz_is_mounted_live_where_no_kernel_runs():
+    offline_pages, _ = tools()
+    nb, widget = stored_quiz_notebook()
+    model = nb.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]["q1"]
+    assert offline_pages.quiz_state(model) == widget.page_state()
+    assert offline_pages.lab_state(model) is None  # what counts labs does not count the quiz
+    assert offline_pages.static_outputs(nb) == 0
+    (html_out,) = (o["data"]["text/html"] for o in nb.cells[1].outputs)
+    assert html_out.startswith('<div class="live-quiz">') and 'id="quiz-1"' in html_out
+    assert 'class="attn-quiz-mount"' in html_out and "attn-lab-mount" not in html_out
+    assert "mountStatic(lab, " in html_out and "renderQuiz" in html_out
+    assert json.dumps(widget.spec["title"], ensure_ascii=False) in html_out
+    assert "widgets" not in nb.metadata
+
+
+def test_a_quiz_gets_a_slide_of_its_own_with_its_code_in_the_notes():
+    _, build_slides = tools()
+    nb, _ = stored_quiz_notebook()
+    slides = build_slides.for_slides(nb)
+    cell = next(c for c in slides.cells if c.cell_type == "code")
+    assert cell.metadata["slideshow"]["slide_type"] == "subslide"
+    assert build_slides.OUTPUT_ONLY in cell.metadata["tags"]
+    notes = [c.source for c in slides.cells if c.metadata.get("slideshow", {}).get("slide_type") == "notes"]
+    assert any("attnlib.quiz.quiz(1)" in n for n in notes)
+    assert ".reveal .attn-quiz .options { grid-template-columns: repeat(2, minmax(0, 1fr))" in build_slides.TEMPLATE

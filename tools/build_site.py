@@ -8,8 +8,10 @@ editions (`notebooks/zh-Hans/`, `notebooks/zh-Hant/`) get the same pages in `<ou
 `<out>/zh-Hant/`, and the bar of every page switches to the same page in another language.
 
 - Every lab works in the page: it is drawn from the state the notebook stored, by the same ES module as in
-  JupyterLab (`offline_pages.static_outputs`, shared with the offline slides); a quiz shows its questions
-  as text, and an exercise shows the verdict stored with it. A solution's code is folded away.
+  JupyterLab (`offline_pages.static_outputs`, shared with the offline slides), and so is every quiz;
+  an exercise reads as a task (`exercise_pages`), and its worked answer is folded away below it.
+- Every page has the contents of the series and an outline of its own sections beside it, and a search
+  box over the whole series in its language (`site_search`, MiniSearch).
 - Formulas are typeset by MathJax 3.2.2, figures are embedded as data: URIs, links between notebooks
   lead to the pages, and a bar at the top of every page links to the index and the previous and next page.
 - Nothing is loaded from outside the folder: MathJax is fetched once with `npm pack` into `.cache/slides/`
@@ -28,10 +30,24 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+import exercise_pages
 import offline_pages
-from offline_pages import MATHJAX, ROOT, AssetError, notebook_title
+import site_search
+from offline_pages import MATHJAX, ROOT, AssetError, Package, notebook_title
 
-PACKAGES = (MATHJAX,)
+# The search of the series (MIT). Its UMD build is a classic script, which loads from file://.
+MINISEARCH = Package(
+    "minisearch",
+    "7.2.0",
+    "sha512-dqT2XBYUOZOiC5t2HRnwADjhNS2cecp9u+TJRiJ1Qp/f5qjkeT5APcGPjHw+bz89Ms8Jp+cG4AlE+QZ/QnDglg==",
+    ("LICENSE.txt", "dist/umd/index.js"),
+)
+MINISEARCH_URL = f"vendor/{MINISEARCH.folder}/dist/umd/index.js"
+PACKAGES = (MATHJAX, MINISEARCH)
+NAV_JS = Path(__file__).with_name("site_nav.js")  # the page code of the contents, outline and search
+NAV_URL = "assets/site-nav.js"
+INDEX_JS = "search-index.js"  # one per language, beside its pages
+SIDE = "<!-- site: contents, outline, search -->"
 # The words of the site in each language (the zh-Hant ones are the zh-Hans ones through OpenCC s2twp).
 WORDS = {
     "en": {
@@ -41,6 +57,11 @@ WORDS = {
         "To run and change the code yourself, open the notebooks in JupyterLab (<code>make lab</code>).",
         "index": "index", "previous": "← previous", "next": "next →", "code": "Show the code",
         "lecture": "In a lecture",
+        "skip": "Skip to content", "series_nav": "The series", "outline": "On this page",
+        "toggle": "Contents and outline", "lab": "Lab: {what}", "lab_join": ", ",
+        "search": "Search the series",
+        "placeholder": "Search: softmax, mask, d_k…", "results": "Search results",
+        "none": "No results", "one": "1 result", "many": "{n} results",
     },
     "zh-Hans": {
         "series": "注意力机制，一次一个概念",
@@ -49,6 +70,10 @@ WORDS = {
         "想自己运行、修改代码，请在 JupyterLab 中打开笔记本（<code>make lab</code>）。",
         "index": "目录", "previous": "← 上一篇", "next": "下一篇 →", "code": "显示代码",
         "lecture": "课堂上",
+        "skip": "跳到正文", "series_nav": "本系列", "outline": "本页内容",
+        "toggle": "目录与本页大纲", "lab": "实验台：{what}", "lab_join": "、", "search": "搜索本系列",
+        "placeholder": "搜索：softmax、掩码、d_k…", "results": "搜索结果",
+        "none": "没有结果", "one": "1 条结果", "many": "{n} 条结果",
     },
     "zh-Hant": {
         "series": "注意力機制，一次一個概念",
@@ -57,6 +82,10 @@ WORDS = {
         "想自己執行、修改程式碼，請在 JupyterLab 中開啟筆記本（<code>make lab</code>）。",
         "index": "目錄", "previous": "← 上一篇", "next": "下一篇 →", "code": "顯示程式碼",
         "lecture": "課堂上",
+        "skip": "跳到正文", "series_nav": "本系列", "outline": "本頁內容",
+        "toggle": "目錄與本頁大綱", "lab": "實驗台：{what}", "lab_join": "、", "search": "搜尋本系列",
+        "placeholder": "搜尋：softmax、遮罩、d_k…", "results": "搜尋結果",
+        "none": "沒有結果", "one": "1 條結果", "many": "{n} 條結果",
     },
 }  # fmt: skip
 SERIES = WORDS["en"]["series"]
@@ -83,8 +112,11 @@ TEMPLATE = r"""
 {%- block body_header -%}
 <body class="jp-Notebook site-page" data-jp-theme-light="true" data-jp-theme-name="JupyterLab Light"
       style="--site-lecture: '{{ resources.site.words.lecture }}'">
+<a class="skip-link" href="#content">{{ resources.site.words.skip }}</a>
 {{ resources.site.bar }}
-<main>
+<div class="site-layout">
+""" + SIDE + r"""
+<main id="content" tabindex="-1">
 {%- endblock body_header -%}
 
 {% block input_group -%}
@@ -99,6 +131,7 @@ TEMPLATE = r"""
 
 {% block body_footer %}
 </main>
+</div>
 {{ resources.site.bar }}
 </body>
 {% endblock body_footer %}
@@ -114,6 +147,8 @@ SITE_CSS = """\
   --jp-content-font-size1: 17px;
   --jp-code-font-size: 14px;
   --site-width: 980px;
+  --site-side: 16.5rem;
+  --site-frame: calc(var(--site-side) + 1.5rem + var(--site-width));
   --site-accent: #2a5db0;
 }
 html { background: #fff; }
@@ -137,7 +172,7 @@ body.site-page {
 .site-bar + main { padding-top: 1rem; }
 main + .site-bar { border-top: 1px solid #d8dbe0; border-bottom: 0; }
 .site-bar nav {
-  max-width: var(--site-width); margin: 0 auto; padding: 0.55rem 1.25rem;
+  max-width: var(--site-frame); margin: 0 auto; padding: 0.55rem 1.25rem;
   display: flex; flex-wrap: wrap; gap: 0.25rem 0.6rem; align-items: baseline;
 }
 .site-bar a { color: var(--site-accent); text-decoration: none; }
@@ -203,6 +238,73 @@ main + .site-bar { border-top: 1px solid #d8dbe0; border-bottom: 0; }
   border-radius: 8px; background: #fbfcfe; overflow-x: auto; }
 .offline-widget { border-left: 4px solid #2a76dd; background: #eef4fd; padding: 0.4em 0.8em; }
 
+/* beside the page: the search, the contents of the series and the outline of the page */
+.skip-link { position: absolute; left: 0.5rem; top: -3rem; z-index: 50; padding: 0.4rem 0.8rem;
+  background: #fff; border: 2px solid var(--site-accent); border-radius: 6px; color: var(--site-accent); }
+.skip-link:focus { top: 0.5rem; }
+.site-page main:focus { outline: none; }
+.site-page :is(h2, h3)[tabindex="-1"]:focus { outline: none; }
+.site-layout { display: grid; grid-template-columns: var(--site-side) minmax(0, 1fr); column-gap: 1.5rem;
+  max-width: var(--site-frame); margin: 0 auto; }
+.site-layout > main { margin: 0; min-width: 0; }
+.site-side { position: sticky; top: 0; z-index: 20; align-self: start; max-height: 100vh;
+  box-sizing: border-box;
+  display: flex; flex-direction: column; padding: 1.1rem 0 1rem 1.25rem; font-size: 14px; line-height: 1.4; }
+.site-toc { overflow-y: auto; min-height: 0; padding-right: 0.25rem; scrollbar-width: thin; }
+.site-toc > summary { display: none; }
+.site-side-title { margin: 1.1rem 0 0.35rem; font-size: 12px; font-weight: 600; letter-spacing: 0.05em;
+  text-transform: uppercase; color: #6b7280; }
+.site-side ol { list-style: none; margin: 0; padding: 0; }
+.site-side li a { display: block; padding: 0.18rem 0.5rem; border-left: 2px solid transparent;
+  color: #3b4350; text-decoration: none; border-radius: 0 4px 4px 0; }
+.site-side li a:hover { color: var(--site-accent); background: #f3f6fa; }
+.site-side li a:focus-visible { outline: 2px solid var(--site-accent); outline-offset: -2px; }
+.site-contents a[aria-current="page"] { border-left-color: var(--site-accent); color: #1f2328;
+  font-weight: 600; background: #f3f6fa; }
+.site-outline li.level-3 a { padding-left: 1.3rem; font-size: 13.5px; color: #57606a; }
+.site-outline li.lab a { padding-left: 1.3rem; font-size: 13.5px; color: #2a5db0; }
+.site-outline li.lab a::before { content: "▸ "; color: #8aa4cf; }
+
+/* the search */
+.site-search { position: relative; }
+.site-search input { box-sizing: border-box; width: 100%; padding: 0.45rem 0.6rem; font: inherit;
+  font-size: 14px; color: #1f2328; background: #fff; border: 1px solid #c9ced6; border-radius: 6px; }
+.site-search input:focus { outline: 2px solid var(--site-accent); outline-offset: 0;
+  border-color: transparent; }
+.site-search-label, .site-search:not(.open) .site-search-panel {
+  position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+.site-search-panel { position: absolute; z-index: 30; top: calc(100% + 4px); left: 0;
+  width: min(34rem, calc(100vw - 2.5rem)); max-height: min(70vh, 36rem); overflow-y: auto; background: #fff;
+  border: 1px solid #d8dbe0; border-radius: 8px; box-shadow: 0 8px 24px rgba(31, 35, 40, 0.12); }
+.site-search-status { margin: 0; padding: 0.45rem 0.8rem; font-size: 13px; color: #57606a;
+  border-bottom: 1px solid #eceef1; }
+.site-search-status:empty { display: none; }
+.site-search [role=listbox] { list-style: none; margin: 0; padding: 0.25rem 0; }
+.site-search [role=option] a { display: block; padding: 0.5rem 0.8rem; color: #1f2328;
+  text-decoration: none; }
+.site-search [role=option][aria-selected="true"] a,
+.site-search [role=option] a:hover { background: #eef3fb; }
+.site-search [role=option][aria-selected="true"] a { box-shadow: inset 3px 0 0 var(--site-accent); }
+.site-search .where { display: block; font-size: 13px; font-weight: 600; color: var(--site-accent); }
+.site-search .snippet { display: block; font-size: 13.5px; line-height: 1.45; color: #4b5563; }
+.site-search mark { background: #fff1a8; color: inherit; border-radius: 2px; padding: 0 1px; }
+.site-index .site-search { max-width: 46rem; margin: 1rem 0 0.5rem; }
+.site-index .site-search input { font-size: 16px; }
+
+@media (max-width: 899px) {
+  .site-layout { display: block; }
+  .site-side { position: static; max-height: none; padding: 0.75rem 1.25rem 0; }
+  .site-toc { overflow: visible; margin-top: 0.6rem; border: 1px solid #d8dbe0; border-radius: 6px;
+    padding: 0; }
+  .site-toc > summary { display: list-item; cursor: pointer; padding: 0.45rem 0.7rem;
+    color: var(--site-accent);
+    font-size: 14.5px; }
+  .site-toc[open] > summary { border-bottom: 1px solid #e3e6ea; }
+  .site-toc > nav { padding: 0 0.7rem 0.6rem; }
+  .site-search-panel { width: 100%; }
+  .site-search input { font-size: 16px; }  /* a phone does not zoom into a 16px field */
+}
+
 /* the index */
 .site-index { margin: 0; font-family: var(--jp-content-font-family); color: #1f2328; line-height: 1.6;
   font-size: 17px; }
@@ -234,10 +336,12 @@ INDEX = """<!DOCTYPE html>
 {languages}
 <h1>{title}</h1>
 <p class="how">{how}</p>
+{search}
 <ol class="contents">
 {items}
 </ol>
 </main>
+<script src="{root}{nav}"></script>
 </body>
 </html>
 """
@@ -273,11 +377,14 @@ def first_paragraph(nb) -> str:
     return ""
 
 
-def for_site(nb):
+def for_site(nb, path: Path | None = None):
     """A copy of the notebook as its page shows it: labs live, links to pages, no harness comments,
-    lecturer notes tagged so the page can set them aside."""
+    lecturer notes tagged so the page can set them aside; with the notebook's ``path``, each exercise
+    reads as a task (``exercise_pages``), its folded worked answer just below."""
     nb = copy.deepcopy(nb)
     offline_pages.static_outputs(nb)
+    if path is not None:
+        exercise_pages.task_cards(nb, path)
     nb.metadata["title"] = notebook_title(nb) or nb.metadata.get("title", "")
     for cell in nb.cells:
         if cell.cell_type == "markdown":
@@ -309,6 +416,47 @@ def bar(pages: list[Page], i: int, language: str = "en", available: tuple[str, .
         + (sep + offline_pages.language_switch(pages[i].name, language, available) if available[1:] else "")
         + f'<span class="here">{html.escape(pages[i].title)}</span>'
         "</nav></header>"
+    )
+
+
+def search_box(language: str) -> str:
+    """The search box of a page of `language`: it loads MiniSearch and the language's index on first use
+    (tools/site_nav.js) and says the number of results in the page's words."""
+    words, root = WORDS[language], offline_pages.root_prefix(language)
+    data = {"engine": root + MINISEARCH_URL, "index": INDEX_JS, "none": words["none"], "one": words["one"],
+            "many": words["many"], "limit": "10"}
+    attributes = " ".join(f'data-{k}="{html.escape(v)}"' for k, v in data.items())
+    return (
+        f'<div class="site-search" role="search" {attributes}>'
+        f'<label class="site-search-label" for="site-search-input">{html.escape(words["search"])}</label>'
+        '<input id="site-search-input" type="search" role="combobox" aria-autocomplete="list" '
+        'aria-expanded="false" aria-controls="site-search-results" autocomplete="off" spellcheck="false" '
+        f'placeholder="{html.escape(words["placeholder"])}">'
+        '<div class="site-search-panel"><p class="site-search-status" role="status" aria-live="polite"></p>'
+        f'<ul id="site-search-results" role="listbox" aria-label="{html.escape(words["results"])}"></ul>'
+        "</div></div>"
+    )
+
+
+def side(pages: list[Page], i: int, outline: site_search.PageOutline, language: str = "en") -> str:
+    """Beside page i: the search box, the contents of the series (page i marked as the current one) and the
+    outline of page i (its h2/h3 headings and labs). On a narrow screen the contents and the outline fold
+    into a <details> (tools/site_nav.js folds it before the page is painted)."""
+    words, root = WORDS[language], offline_pages.root_prefix(language)
+    items = []
+    for j, page in enumerate(pages):
+        current = ' aria-current="page"' if j == i else ""
+        items.append(f'<li><a href="{html.escape(page.name)}"{current}>'
+                     f"{html.escape(site_search.plain_text(page.title))}</a></li>")
+    contents = (f'<nav class="site-contents" aria-label="{html.escape(words["series_nav"])}">'
+                f'<p class="site-side-title" aria-hidden="true">{html.escape(words["series_nav"])}</p>'
+                f'<ol>{"".join(items)}</ol></nav>')
+    return (
+        f'<div class="site-side mathjax_ignore">{search_box(language)}'
+        f'<details class="site-toc" open><summary>{html.escape(words["toggle"])}</summary>'
+        f"{contents}{site_search.outline_html(outline, words['lab'], words['lab_join'], words['outline'])}"
+        "</details></div>"
+        f'<script src="{root}{NAV_URL}"></script>'
     )
 
 
@@ -358,7 +506,7 @@ def write_index(
         INDEX.format(
             title=html.escape(words["series"]), how=words["how"], items="\n".join(items),
             head=mathjax_head(urls), lang=language, root=offline_pages.root_prefix(language),
-            languages=switch,
+            languages=switch, search=search_box(language), nav=NAV_URL,
         ),  # fmt: skip
         encoding="utf-8",
     )
@@ -377,7 +525,8 @@ def build(notebooks: list[Path], out: Path, log=print, prune: bool = False) -> l
     assets = out / "assets"
     assets.mkdir(exist_ok=True)
     (assets / "jupyterlab.css").write_text(jupyterlab_css(exporter), encoding="utf-8")
-    (assets / "site.css").write_text(SITE_CSS, encoding="utf-8")
+    (assets / "site.css").write_text(SITE_CSS + exercise_pages.CSS, encoding="utf-8")
+    (assets / Path(NAV_URL).name).write_text(NAV_JS.read_text(encoding="utf-8"), encoding="utf-8")
 
     written = []
     groups = offline_pages.editions(notebooks)
@@ -398,19 +547,27 @@ def build_edition(paths, out, exporter, language, available, log=print, prune=Fa
     books = [nbformat.read(path, as_version=4) for path in paths]
     pages = [Page(p, notebook_title(nb) or p.stem, first_paragraph(nb))
              for p, nb in zip(paths, books, strict=True)]
-    written = []
+    bodies = []
     for i, (page, nb) in enumerate(zip(pages, books, strict=True)):
         resources = {
             "metadata": {"name": page.path.stem, "path": str(page.path.parent)},
             "offline": urls,
             "site": {"bar": bar(pages, i, language, available), "root": root, "words": WORDS[language]},
         }
-        body, _ = exporter.from_notebook_node(for_site(nb), resources=resources)
-        body = offline_pages.with_language(body, language)
+        body, _ = exporter.from_notebook_node(for_site(nb, page.path), resources=resources)
+        bodies.append(offline_pages.with_language(body, language))
+    # The outline of a page and the search index of the series are read from the pages as written, so
+    # every anchor is the id nbconvert gave its heading.
+    outlines = [site_search.read_page(body) for body in bodies]
+    written = []
+    for i, (page, body) in enumerate(zip(pages, bodies, strict=True)):
         target = folder / page.name
-        target.write_text(body, encoding="utf-8")
+        target.write_text(body.replace(SIDE, side(pages, i, outlines[i], language), 1), encoding="utf-8")
         written.append(target)
         log(f"wrote {target}")
+    documents = site_search.index_documents(
+        [(p.name, p.title, o) for p, o in zip(pages, outlines, strict=True)])
+    (folder / INDEX_JS).write_text(site_search.index_script(language, documents), encoding="utf-8")
     if prune:
         for stale in {p for p in folder.glob("[0-9][0-9]_*.html")} - set(written):
             stale.unlink()

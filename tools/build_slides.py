@@ -13,8 +13,8 @@ only two libraries, both from files next to the HTML:
 
 require.js and jQuery are not needed: the template loads reveal.js with a plain script tag, and no
 widget manager is loaded. Each lab is drawn live on its slide from the state the notebook stored, by the
-same ES module as in JupyterLab (`offline_pages.static_outputs`, shared with the website); a quiz shows
-its questions as text.
+same ES module as in JupyterLab (`offline_pages.static_outputs`, shared with the website), and so is each
+quiz: the room votes, the lecturer clicks the answer and the slide shows the feedback.
 No PyPI package ships either library in a usable form (jupyter-server-mathjax has MathJax 2 only,
 jupyterlab-rise a webpack bundle), so the npm packages are fetched once, at build time, with
 `npm pack` into `.cache/slides/` (tools/offline_pages.py, shared with `make site`), checked against the
@@ -40,6 +40,7 @@ import subprocess  # noqa: F401
 import sys
 from pathlib import Path
 
+import exercise_pages
 import offline_pages
 from offline_pages import (  # noqa: F401  (names the tests use)
     CJK_FONT,
@@ -109,11 +110,6 @@ TEMPLATE = r"""
 .reveal .highlight { margin: 0.3em 0; }
 .reveal .jp-OutputArea-output pre { font-size: var(--jp-code-font-size); line-height: 1.3; }
 .reveal mjx-container[display="true"] { margin: 0.4em 0; }
-/* a quiz listed as text: the answers of each question side by side */
-.reveal .jp-OutputArea-output.jp-RenderedMarkdown ol > li > ul { columns: 2; column-gap: 2em; }
-.reveal .jp-OutputArea-output.jp-RenderedMarkdown ol > li > ul > li {
-  break-inside: avoid; font-size: 0.92em;
-}
 .jp-OutputArea-output img { max-height: 520px; max-width: 100%; width: auto; object-fit: contain; }
 /* a cell tagged slide-figure-N: its figures N units tall */
 {%- for n in resources.figure_heights %}
@@ -160,7 +156,21 @@ LAB_CSS = """
 .reveal .attn-lab svg.figure { max-height: 560px; width: auto; max-width: 100%; margin: 0; }
 .reveal .attn-lab input, .reveal .attn-lab select, .reveal .attn-lab label { font-size: 20px; }
 .reveal .attn-lab .readout { font-size: 20px; }
-"""
+/* A quiz on a slide: up to four questions of four options in 800 units, so each question's options sit in
+   two columns (a) b) / c) d): letters kept, for a vote by letter) and the feedback takes one line or two. */
+.reveal .live-quiz { margin: 0; }
+.reveal .attn-quiz { font-size: 20px; line-height: 1.25; max-width: none; }
+.reveal .attn-quiz .title { font-size: 26px; margin-bottom: 4px; }
+.reveal .attn-quiz fieldset { margin-bottom: 6px; }
+.reveal .attn-quiz legend { font-size: 21px; margin-bottom: 2px; }
+.reveal .attn-quiz .options { grid-template-columns: repeat(2, minmax(0, 1fr)); gap: 0 18px; }
+.reveal .attn-quiz label.option { padding: 1px 6px; }
+.reveal .attn-quiz label.option input { width: 18px; height: 18px; }
+.reveal .attn-quiz .feedback { font-size: 18px; margin-top: 1px; }
+.reveal .attn-quiz .score { font-size: 20px; }
+.reveal .exercise-task { font-size: 20px; line-height: 1.35; padding: 0.3rem 0.8rem; }
+.reveal .exercise-task p { margin: 0.2rem 0; }
+""" + exercise_pages.CSS
 TEMPLATE = TEMPLATE.replace("LAB_CSS", LAB_CSS)
 
 LAB_NOTE = offline_pages.WIDGET_NOTE  # a widget that is neither a lab nor has a static form
@@ -257,18 +267,24 @@ def fit_cells(nb) -> None:
     nb.cells = merged
 
 
-def for_slides(nb):
+def for_slides(nb, path: Path | None = None):
     """A copy of the notebook as it should look on a slide: no harness comments, labs drawn live.
 
+    With the notebook's ``path``, each exercise reads as a task (``exercise_pages``: compact, the checks
+    folded away; a slide shows no worked answer, so that the room tries first).
+
     A lab gets a slide of its own (a subslide after the one that introduces it and shows its static
-    figure): a lab under a paragraph and a figure would not fit on one screen. The slide tags of each
-    cell are applied (``fit_cells``).
+    figure): a lab under a paragraph and a figure would not fit on one screen. So does a quiz (its four
+    questions fill a slide). The slide tags of each cell are applied (``fit_cells``).
     """
     nb = copy.deepcopy(nb)
     offline_pages.static_outputs(nb, note=LAB_NOTE)
+    if path is not None:
+        exercise_pages.task_cards(nb, path, compact=True)
     for cell in nb.cells:
-        if cell.cell_type == "code" and any('class="live-lab"' in o.get("data", {}).get("text/html", "")
-                                            for o in cell.get("outputs", [])):
+        live = (re.search(r'class="live-(lab|quiz)"', o.get("data", {}).get("text/html", ""))
+                for o in cell.get("outputs", []))
+        if cell.cell_type == "code" and any(live):
             show = cell.metadata.setdefault("slideshow", {})
             if show.get("slide_type", "-") in ("-", "fragment"):
                 show["slide_type"] = "subslide"
@@ -324,7 +340,7 @@ def build(notebooks: list[Path], out: Path, log=print, prune: bool = False) -> l
         exporter = make_exporter(urls)
         written = []
         for path in paths:
-            nb = for_slides(nbformat.read(path, as_version=4))
+            nb = for_slides(nbformat.read(path, as_version=4), path)
             name = f"{path.stem}.slides.html"
             switch = offline_pages.language_switch(name, language, available, "deck-languages")
             resources = {

@@ -13,6 +13,9 @@ from __future__ import annotations
 
 import html
 import re
+from pathlib import Path
+
+import offline_pages
 
 from attnlib.exercises.tasks import Task, exercise_task, puzzle_task
 from attnlib.i18n import set_language
@@ -22,7 +25,9 @@ CHECK = re.compile(r"^exercises\.(check_\w+)\((\w+)\)\s*$", re.M)
 PUZZLE = re.compile(
     r'^exercises\.check_projection_puzzle\((\w+), (\w+), query="(\w+)", key="(\w+)"\)\s*$', re.M
 )
-YOURS = "# your code here"  # the learner's cell (the cells that check the folded answer have none)
+# What only the learner's cell holds (not the cells that check the folded answer): the stub's
+# `raise NotImplementedError`, or for the puzzle the matrices it starts from (comments may be translated).
+STUB, BLANK = "raise NotImplementedError", "np.zeros("
 
 CSS = """
 /* an exercise read as a task where no Python runs (tools/exercise_pages.py) */
@@ -59,19 +64,18 @@ def card_html(task: Task, compact: bool = False) -> str:
     )
 
 
-def task_cards(nb, language: str, notebook: str, compact: bool = False) -> int:
-    """Turn, in place, the stored verdict of every exercise cell of ``nb`` into a task card (in
-    ``language``); returns how many. ``notebook`` is the notebook's path as the learner opens it
-    (``notebooks/02_softmax.ipynb``)."""
-    cards = 0
-    with set_language(language):
+def task_cards(nb, path: Path, compact: bool = False) -> int:
+    """Turn, in place, the stored verdict of every exercise cell of ``nb`` (read from ``path``) into a
+    task card in the notebook's language; returns how many."""
+    cards, notebook = 0, offline_pages.shown_path(path)
+    with set_language(offline_pages.edition_of(path)):
         for cell in nb.cells:
-            if cell.cell_type != "code" or YOURS not in cell.source:
+            if cell.cell_type != "code":
                 continue
             found, puzzle = CHECK.search(cell.source), PUZZLE.search(cell.source)
-            if found:
+            if found and STUB in cell.source:
                 task = exercise_task(*found.groups(), notebook)
-            elif puzzle:
+            elif puzzle and BLANK in cell.source:
                 task = puzzle_task(*puzzle.groups(), notebook)
             else:
                 continue

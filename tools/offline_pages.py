@@ -8,9 +8,10 @@
 - The three editions (English in `notebooks/`, 简体中文 in `notebooks/zh-Hans/`, 繁體中文 in
   `notebooks/zh-Hant/`): each is written to its own folder (`<out>/`, `<out>/zh-Hans/`, `<out>/zh-Hant/`)
   sharing one `vendor/`, and every page carries a switch to the same page in the other languages.
-- `static_outputs`: every widget output of a notebook as a page with no kernel can show it. A lab becomes
-  the lab itself (`attnlib.labs.mount_html`, drawn from the state the notebook stored), a widget that stores
-  a static form of itself (the quizzes) keeps that, and any other widget gets a short note.
+- `static_outputs`: every widget output of a notebook as a page with no kernel can show it. A lab or a quiz
+  becomes itself (`attnlib.labs.mount_html`, drawn from the state the notebook stored by the same page module
+  as in JupyterLab), a widget that stores a static form of itself keeps that, and any other widget gets a
+  short note.
 """
 
 from __future__ import annotations
@@ -84,7 +85,7 @@ MATHJAX_URL = f"vendor/{MATHJAX.folder}/es5/tex-chtml-full.js"
 CJK_URL = f"vendor/noto-sans-sc/{CJK_FONT.name}"
 
 # A Jinja snippet for a template's <head>: MathJax from the vendored file (the URL in
-# resources.offline.mathjax) and the CJK face. A lab is never typeset: it writes its own text.
+# resources.offline.mathjax) and the CJK face. A lab or a quiz is never typeset: it writes its own text.
 MATHJAX_HEAD = r"""
 <script>
 window.MathJax = {
@@ -94,7 +95,7 @@ window.MathJax = {
     processEscapes: true,
     processEnvironments: true
   },
-  options: { enableMenu: false, ignoreHtmlClass: 'tex2jax_ignore|mathjax_ignore|live-lab' }
+  options: { enableMenu: false, ignoreHtmlClass: 'tex2jax_ignore|mathjax_ignore|live-lab|live-quiz' }
 };
 </script>
 <script src="{{ resources.offline.mathjax }}"></script>
@@ -210,6 +211,13 @@ def edition_of(path: Path) -> str:
     return path.parent.name if path.parent.name in LANGUAGES[1:] else "en"
 
 
+def shown_path(path: Path) -> str:
+    """A notebook's path as a learner finds it in JupyterLab (from the repository's root), e.g.
+    ``notebooks/zh-Hans/02_softmax.ipynb``; just its name when it lies elsewhere."""
+    path = path.resolve()
+    return path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else path.name
+
+
 def edition_folder(out: Path, language: str) -> Path:
     return out if language == "en" else out / language
 
@@ -261,8 +269,23 @@ def default_notebooks() -> list[Path]:
     return found
 
 
+QUIZ = "quiz"  # attnlib.quiz.Quiz: a page module on the labs' kit (attnlib/labs/quiz.js), not a lab
+
+
 def lab_state(model: Mapping[str, Any] | None) -> dict[str, Any] | None:
     """``{"spec", "values"}`` of a stored widget model if it is one of attnlib's labs, else None."""
+    found = page_module_state(model)
+    return found if found is not None and found["spec"]["name"] != QUIZ else None
+
+
+def quiz_state(model: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """``{"spec", "values"}`` of a stored widget model if it is an ``attnlib.quiz.Quiz``, else None."""
+    found = page_module_state(model)
+    return found if found is not None and found["spec"]["name"] == QUIZ else None
+
+
+def page_module_state(model: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """``{"spec", "values"}`` of a stored anywidget model drawn by ``attnlib/labs/<spec.name>.js``."""
     if not model:
         return None
     state = model.get("state", {})
@@ -281,14 +304,16 @@ def static_outputs(nb, note: str = WIDGET_NOTE) -> int:
     """Replace, in place, every widget output of ``nb`` by what a page with no kernel can show.
 
     A lab is drawn live from its stored ``spec`` and ``values`` (ids ``lab-1``, ``lab-2``, ... in
-    page order); a widget with a static form of itself (``text/html``, ``text/markdown``) keeps only
-    that; any other widget becomes ``note``. The stored widget state is dropped from the metadata
-    (a page would need a widget manager from a CDN to use it). Returns the number of labs.
+    page order), and so is a quiz (``quiz-1``, ...: a ``live-quiz`` in an ``attn-quiz-mount``, so that
+    what counts labs does not count it); a widget with a static form of itself (``text/html``,
+    ``text/markdown``) keeps only that; any other widget becomes ``note``. The stored widget state is
+    dropped from the metadata (a page would need a widget manager from a CDN to use it). Returns the
+    number of labs.
     """
     from attnlib.labs import mount_html
 
     stored = nb.metadata.pop("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
-    labs = 0
+    labs = quizzes = 0
     for cell in nb.cells:
         for output in cell.get("outputs", []) if cell.cell_type == "code" else []:
             data = output.get("data", {})
@@ -299,6 +324,13 @@ def static_outputs(nb, note: str = WIDGET_NOTE) -> int:
                 labs += 1
                 mount = mount_html(lab["spec"]["name"], lab, f"lab-{labs}")
                 output["data"] = {"text/html": f'<div class="live-lab">\n{mount}</div>\n'}
+                continue
+            quiz = quiz_state(stored.get(data[WIDGET_VIEW].get("model_id")))
+            if quiz is not None:
+                quizzes += 1
+                mount = mount_html(QUIZ, quiz, f"quiz-{quizzes}")
+                mount = mount.replace("attn-lab-mount", "attn-quiz-mount", 1)
+                output["data"] = {"text/html": f'<div class="live-quiz">\n{mount}</div>\n'}
                 continue
             static = {k: v for k, v in data.items() if k in ("text/html", "text/markdown")}
             if "text/html" in static:

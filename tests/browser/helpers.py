@@ -231,8 +231,8 @@ return (args) => {
       views += 1;
       const node = nodes[j];
       if (!node) problems.push(`${at}: widget output ${j + 1} is not shown`);
-      // an ipywidgets view carries .jupyter-widgets; a lab (an anywidget view) is its own .attn-lab
-      else if (!node.querySelector('.jupyter-widgets, .attn-lab')) {
+      // an ipywidgets view carries .jupyter-widgets; a lab or a quiz (anywidget views) is its own .attn-lab, .attn-quiz
+      else if (!node.querySelector('.jupyter-widgets, .attn-lab, .attn-quiz')) {
         problems.push(`${at}: widget output ${j + 1} rendered no widget (still loading?): "${node.innerText.slice(0, 200)}"`);
       }
     });

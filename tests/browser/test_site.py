@@ -236,6 +236,7 @@ def test_every_chinese_text_is_drawn_with_the_bundled_font(page, site, edition):
         const chinese = /[\\u2e80-\\u9fff\\uf900-\\ufaff\\ufe30-\\uffef]/; let k = 0;
         for (const el of document.body.querySelectorAll('*')) {
             if (el.closest('.attn-lab, mjx-container, script, style')) continue;
+            if (el.closest('details:not([open])') && !el.closest('summary')) continue;  // folded: not drawn
             const own = Array.from(el.childNodes).filter(n => n.nodeType === 3).map(n => n.data).join('');
             if (chinese.test(own) && el.getClientRects().length) el.setAttribute('data-cjk-check', String(k++));
         }
@@ -249,3 +250,155 @@ def test_every_chinese_text_is_drawn_with_the_bundled_font(page, site, edition):
             text = cdp.send("DOM.getOuterHTML", {"nodeId": node})["outerHTML"][:80]
             wrong.append(f"{text} drawn with {[f['familyName'] for f in fonts]}")
     assert not wrong, f"{len(wrong)} of {marked} Chinese texts drawn without the CJK font:\n" + "\n".join(wrong[:10])
+
+
+# ---- finding your way: contents, outline, search ------------------------------------------------------
+
+LANGUAGE_NOTEBOOKS = {"en": NOTEBOOKS, **{lang: sorted((ROOT / "notebooks" / lang).glob("[0-9][0-9]_*.ipynb"))
+                                          for lang in ("zh-Hans", "zh-Hant")}}
+# Words a reader looks for, as each edition writes them (the 繁體 pages say 遮罩 for a mask, not 掩碼).
+SEARCHES = {
+    "en": ["softmax", "causal", "padding", "d_k", "query"],
+    "zh-Hans": ["掩码", "因果", "注意力", "填充", "缩放"],
+    "zh-Hant": ["遮罩", "因果", "注意力", "填充", "縮放"],
+}
+
+# The text of the section a link lands on: from the heading with that id to the next h1-h3 of the page,
+# prose and outputs but no code; a typeset formula counts as its TeX (d_k is written $d_k$).
+SECTION_TEXT_JS = """(id) => {
+    const tex = new Map();
+    for (const item of MathJax.startup.document.math) tex.set(item.typesetRoot, item.math);
+    const target = document.getElementById(id) || document.getElementById(decodeURIComponent(id));
+    if (!target) return null;
+    const main = document.querySelector('main');
+    const headings = Array.from(main.querySelectorAll(':is(h1, h2, h3)[id]'));
+    const next = headings[headings.indexOf(target) + 1];
+    const section = document.createRange();
+    section.setStartBefore(target);
+    if (next) section.setEndBefore(next); else section.setEndAfter(main.lastChild);
+    const parts = [];
+    for (const [element, source] of tex) if (section.intersectsNode(element)) parts.push(source);
+    const walk = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
+    for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+        if (!section.intersectsNode(node)) continue;
+        if (node.parentElement.closest('.jp-CodeCell .jp-InputArea, script, style, mjx-container')) continue;
+        parts.push(node.data);
+    }
+    return parts.join(' ');
+}"""
+
+
+def edition_dir(site: Path, language: str) -> Path:
+    return site if language == "en" else site / language
+
+
+def test_every_page_has_the_contents_and_an_outline_of_every_h2_and_lab(site):
+    for language, notebooks in LANGUAGE_NOTEBOOKS.items():
+        names = [f"{p.stem}.html" for p in notebooks]
+        assert len(names) == 10
+        for path in notebooks:
+            page = (edition_dir(site, language) / f"{path.stem}.html").read_text(encoding="utf-8")
+            contents = re.search(r'<nav class="site-contents".*?</nav>', page, re.S).group(0)
+            assert re.findall(r'<a href="([^"]+)"', contents) == names
+            assert re.findall(r'<a href="([^"]+)" aria-current="page"', contents) == [f"{path.stem}.html"]
+            outline = re.search(r'<nav class="site-outline".*?</nav>', page, re.S).group(0)
+            targets = [unquote_attr(h) for h in re.findall(r'<a href="#([^"]+)"', outline)]
+            main = page[page.index("<main"):]
+            h2 = [unquote_attr(h) for h in re.findall(r'<h2 id="([^"]+)"', main)]
+            labs = re.findall(r'class="attn-lab-mount" id="(lab-\d+)"', main)
+            assert h2 and set(h2) <= set(targets), f"{language}/{path.stem}: h2 missing from the outline"
+            assert len(labs) == stored_labs(path) and set(labs) <= set(targets)
+            assert page.index('class="skip-link"') < page.index('class="site-search"') < page.index("<main")
+
+
+def unquote_attr(value: str) -> str:
+    import html
+
+    return html.unescape(value)
+
+
+@pytest.mark.parametrize("language", list(SEARCHES))
+def test_search_finds_each_word_and_lands_on_a_section_holding_it(page, site, language):
+    words = build_site.WORDS[language]
+    start = (edition_dir(site, language) / "01_inner_products.html").as_uri()
+    watch = Watch(page)
+    for term in SEARCHES[language]:
+        page.goto(start)
+        box = page.locator("#site-search-input")
+        assert box.get_attribute("role") == "combobox"
+        assert page.locator("label[for=site-search-input]").inner_text() == words["search"]
+        box.click()
+        box.fill(term)
+        page.wait_for_function("(q) => document.querySelector('.site-search').dataset.query === q", arg=term)
+        count = int(page.locator(".site-search").get_attribute("data-count"))
+        assert count > 0, f"{language}: no result for {term}"
+        status = page.locator(".site-search [role=status]")
+        assert status.get_attribute("aria-live") == "polite"
+        assert status.inner_text() == (words["one"] if count == 1 else words["many"].replace("{n}", str(count)))
+        assert box.get_attribute("aria-expanded") == "true"
+        box.press("ArrowDown")
+        first = page.locator(".site-search [role=option]").first
+        assert first.get_attribute("aria-selected") == "true"
+        assert box.get_attribute("aria-activedescendant") == first.get_attribute("id")
+        assert term.lower() in first.inner_text().lower(), "the snippet or heading shows the word"
+        href = first.locator("a").evaluate("a => a.href")
+        box.press("Enter")
+        page.wait_for_function("(h) => location.href === h", arg=href)
+        page.wait_for_load_state("load")
+        page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
+        page.evaluate("() => MathJax.startup.promise")
+        anchor = urlsplit(href).fragment
+        assert anchor, f"{term}: the first result is no section: {href}"
+        text = page.evaluate(SECTION_TEXT_JS, anchor)
+        assert text is not None, f"{term}: {href} has no such heading"
+        assert term.lower() in text.lower(), f"{term}: the section {href} does not hold it: {text[:200]}"
+    watch.check()
+
+
+def test_the_outline_takes_the_keyboard_into_a_lab_in_one_step(page, site):
+    watch = Watch(page)
+    page.goto((site / "05_scaling_by_sqrt_dk.html").as_uri())
+    page.wait_for_function("() => document.querySelectorAll('.attn-lab').length > 0")
+    # Tab from the top of the page: the skip link comes first.
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.className") == "skip-link"
+    link = page.locator(".site-outline a[data-lab]").first
+    target = link.get_attribute("href")[1:]
+    link.focus()
+    page.keyboard.press("Enter")
+    inside = f"() => !!document.activeElement.closest('#{target}')"
+    tabs = 0
+    while not page.evaluate(inside) and tabs < 3:
+        page.keyboard.press("Tab")
+        tabs += 1
+    assert page.evaluate(inside) and tabs <= 1, f"{tabs} Tab presses from the outline to the lab"
+    assert page.evaluate("() => location.hash") == f"#{target}"
+    # the control that has the keyboard is one of the lab's own: the arrow keys move it
+    assert page.evaluate("() => document.activeElement.matches('input, select, button, [tabindex]')")
+    watch.check()
+
+
+def test_on_a_phone_the_contents_fold_behind_a_keyboard_operable_summary(browser, site):
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    watch = Watch(page)
+    page.goto((site / "zh-Hans" / "06_masking.html").as_uri())
+    toc = page.locator("details.site-toc")
+    assert toc.evaluate("d => d.open") is False
+    assert not page.locator(".site-contents").is_visible()
+    summary = toc.locator("summary")
+    assert summary.inner_text() == build_site.WORDS["zh-Hans"]["toggle"]
+    summary.focus()
+    page.keyboard.press("Enter")
+    assert toc.evaluate("d => d.open") is True and page.locator(".site-contents").is_visible()
+    current = page.locator('.site-contents a[aria-current="page"]')
+    assert current.get_attribute("href") == "06_masking.html"
+    # choosing an outline entry folds the contents away again and lands on the section
+    entry = page.locator(".site-outline a").nth(1)
+    href = entry.get_attribute("href")
+    entry.focus()
+    page.keyboard.press("Enter")
+    assert toc.evaluate("d => d.open") is False
+    assert page.evaluate("() => location.hash") == href
+    watch.check()
+    context.close()

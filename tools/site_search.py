@@ -1,0 +1,220 @@
+"""What the website's navigation knows about its pages: the sections of a page and its labs, read from the
+page nbconvert wrote, for the outline beside the page and for the search index of the series.
+
+- `read_page(html)` walks a written page once: every heading h1–h3 of the prose (with the id nbconvert gave
+  it), the text of its section (the prose and the quiz texts, no code, no outputs of code, formulas as plain
+  text), and every lab's mount point (`lab-N`) with the labels of its controls.
+- `outline_html` is the list of a page's h2/h3 headings and labs, each a link to its anchor.
+- `index_script` is `search-index.js` of a language: a classic script that sets `window.attnSiteIndex`
+  (pages and sections), so the search works from file:// where a browser refuses to `fetch` a file.
+  tools/site_nav.js builds the MiniSearch index from it in the reader's browser.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+BLOCK = {"p", "li", "div", "h1", "h2", "h3", "h4", "h5", "h6", "br", "td", "th", "tr", "blockquote", "ul",
+         "ol",
+         "table", "details", "summary", "hr"}
+HEADINGS = {"h1": 1, "h2": 2, "h3": 3}
+PROSE_CLASSES = {"jp-MarkdownCell", "jp-RenderedMarkdown"}
+# TeX that reads well as plain text in an outline or a search result
+TEX_SYMBOLS = {
+    r"\top": "ᵀ", r"\cdot": "·", r"\times": "×", r"\in": "∈", r"\infty": "∞", r"\to": "→",
+    r"\rightarrow": "→",
+    r"\approx": "≈", r"\le": "≤", r"\leq": "≤", r"\ge": "≥", r"\geq": "≥", r"\neq": "≠", r"\sum": "Σ",
+    r"\ldots": "…", r"\dots": "…", r"\cdots": "…", r"\sigma": "σ", r"\mathbb{R}": "ℝ", r"\,": " ", r"\;": " ",
+    r"\quad": " ", r"\qquad": " ", r"\left": "", r"\right": "", r"\!": "",
+    r"\leftarrow": "←", r"\mid": "|", r"\lvert": "|", r"\rvert": "|", r"\sim": "~",
+}
+TEX_SYMBOL = re.compile("|".join(re.escape(k) + (r"(?![A-Za-z])" if k[-1].isalpha() else "")
+                                 for k in sorted(TEX_SYMBOLS, key=len, reverse=True)))
+DATA_URI = re.compile(r"""\b(src|href)=["']data:[^"']*["']""")
+PRE = re.compile(r"<pre\b[^>]*>.*?</pre>", re.S)
+LAB_MODULE = re.compile(r'<script type="module">.*?</script>', re.S)
+MATH = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$|\\\((.+?)\\\)|\\\[(.+?)\\\]", re.S)
+
+
+def plain_tex(tex: str) -> str:
+    """A formula as plain text: ``\\sqrt{d_k}`` → ``√d_k``, ``QK^\\top`` → ``QK^ᵀ``... good enough to find
+    and to show in a result, not to typeset."""
+    text = TEX_SYMBOL.sub(lambda m: TEX_SYMBOLS[m.group(0)], tex)
+    text = re.sub(r"\\sqrt\s*\{([^{}]*)\}", r"√\1", text)
+    text = re.sub(r"\\frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}", r"(\1)/(\2)", text)
+    text = re.sub(r"\\(?:text|mathrm|mathbf|mathit|operatorname|boldsymbol)\s*\{([^{}]*)\}", r"\1", text)
+    text = re.sub(r"\\(?:begin|end)\s*\{[^{}]*\}|&|\\\\", " ", text)  # the layout of cases and matrices
+    text = re.sub(r"\\([A-Za-z]+)", r"\1", text)  # any other command: its name (softmax, max, exp...)
+    text = text.replace("^ᵀ", "ᵀ").replace("{", "").replace("}", "").replace("\\", "")
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def plain_text(text: str) -> str:
+    """Prose as the reader sees it once the formulas are set: TeX in ``$...$`` made plain, spaces folded."""
+    text = MATH.sub(lambda m: " " + plain_tex(next(g for g in m.groups() if g is not None)) + " ", text)
+    text = re.sub(r"\s+", " ", text)
+    return re.sub(r" (?=[,.;:!?，。；：、）)」])|(?<=[（(「，。；：、]) ", "", text).strip()
+
+
+@dataclass
+class Section:
+    """A heading of a page (level 1–3, its id) and the text up to the next one."""
+
+    level: int
+    anchor: str
+    heading: str = ""
+    parts: list[str] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return plain_text("".join(self.parts))
+
+
+@dataclass
+class Lab:
+    """A lab's mount point on a page and the labels of its controls."""
+
+    anchor: str
+    controls: list[str] = field(default_factory=list)
+
+
+@dataclass
+class PageOutline:
+    sections: list[Section]
+    # the page in order: ("heading", Section) or ("lab", Lab)
+    items: list[tuple[str, Section | Lab]]
+
+    @property
+    def labs(self) -> list[Lab]:
+        return [item for kind, item in self.items if kind == "lab"]
+
+
+class _Reader(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        # per open element: (tag, prose, skip, heading)
+        self.stack: list[tuple[str, bool, bool, bool]] = []
+        self.sections: list[Section] = [Section(0, "")]  # text before the first heading belongs to the top
+        self.items: list[tuple[str, Section | Lab]] = []
+        self.json_for: Lab | None = None
+        self.json: list[str] = []
+        self.labs: dict[str, Lab] = {}
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        classes = set((attrs.get("class") or "").split())
+        prose, skip, heading = self.stack[-1][1:] if self.stack else (False, False, False)
+        prose = prose or bool(classes & PROSE_CLASSES)
+        skip = skip or tag in ("script", "style", "pre", "svg", "button") or "anchor-link" in classes
+        if tag in BLOCK and not heading:
+            self._text(" ")
+        if tag in HEADINGS and prose and not skip and attrs.get("id"):
+            section = Section(HEADINGS[tag], attrs["id"])
+            self.sections.append(section)
+            self.items.append(("heading", section))
+            heading = True
+        if tag == "div" and "attn-lab-mount" in classes and attrs.get("id"):
+            lab = self.labs[attrs["id"]] = Lab(attrs["id"])
+            self.items.append(("lab", lab))
+        if tag == "script" and (attrs.get("id") or "").endswith("-state"):
+            self.json_for = self.labs.get(attrs["id"][: -len("-state")])
+            self.json = []
+        if tag not in VOID:
+            self.stack.append((tag, prose, skip, heading))
+
+    def handle_endtag(self, tag):
+        # close up to the matching element (HTML lets some end tags be left out)
+        for depth in range(len(self.stack) - 1, -1, -1):
+            if self.stack[depth][0] == tag:
+                del self.stack[depth:]
+                break
+        if tag == "script" and self.json_for is not None:
+            try:
+                spec = json.loads("".join(self.json)).get("spec", {})
+            except ValueError:
+                spec = {}
+            self.json_for.controls = [str(c.get("description", "")) for c in spec.get("controls", [])
+                                      if isinstance(c, dict) and c.get("description")]
+            self.json_for = None
+        if tag in BLOCK:
+            self._text(" ")
+
+    def handle_data(self, data):
+        if self.json_for is not None:
+            self.json.append(data)
+            return
+        if not self.stack:
+            return
+        _, prose, skip, heading = self.stack[-1]
+        if skip or not prose:
+            return
+        if heading:  # a heading is a field of its own in the index, not part of the text
+            self.sections[-1].heading += data
+        else:
+            self._text(data)
+
+    def _text(self, data: str) -> None:
+        self.sections[-1].parts.append(data)
+
+
+def read_page(page_html: str) -> PageOutline:
+    """The headings (h1–h3 of the prose, with their ids), sections and labs of a page nbconvert wrote."""
+    reader = _Reader()
+    # Embedded figures (data: URIs) and the labs' inlined modules are most of a page and say nothing here.
+    page_html = DATA_URI.sub(r'\1=""', page_html)
+    page_html = LAB_MODULE.sub("", page_html)
+    page_html = PRE.sub("<pre></pre>", page_html)  # code and printed outputs are not indexed
+    reader.feed(page_html)
+    reader.close()
+    sections = [s for s in reader.sections if s.level or s.text]
+    for section in sections:
+        section.heading = plain_text(section.heading)
+    return PageOutline(sections, reader.items)
+
+
+def lab_label(lab: Lab, template: str, join: str = ", ") -> str:
+    """``Lab: d_k (width of q and k), scores``: `template` ("Lab: {what}") filled with what the lab's first
+    two controls set."""
+    what = join.join(dict.fromkeys(lab.controls[:2]))
+    return template.format(what=what) if what else re.sub(r"\W*\{what\}", "", template)
+
+
+def outline_html(outline: PageOutline, lab_word: str, lab_join: str, label: str) -> str:
+    """The outline of a page: its h2 and h3 headings and its labs, in page order, each linking its anchor."""
+    items = []
+    for kind, item in outline.items:
+        if kind == "heading" and item.level in (2, 3):
+            items.append(f'<li class="level-{item.level}"><a href="#{html.escape(item.anchor)}">'
+                         f"{html.escape(item.heading)}</a></li>")
+        elif kind == "lab":
+            items.append(f'<li class="lab"><a href="#{html.escape(item.anchor)}" data-lab="">'
+                         f"{html.escape(lab_label(item, lab_word, lab_join))}</a></li>")
+    return (f'<nav class="site-outline" aria-label="{html.escape(label)}">'
+            f'<p class="site-side-title" aria-hidden="true">{html.escape(label)}</p>'
+            f'<ol>{"".join(items)}</ol></nav>')
+
+
+def index_documents(pages: list[tuple[str, str, PageOutline]]) -> dict:
+    """The search index of one language: ``pages`` [[file, title], ...] and ``sections``
+    [[page number, anchor, heading, text, level], ...], one per heading h1–h3 (level 1–3; text before any
+    heading: anchor "", level 0)."""
+    sections = []
+    for number, (_, title, outline) in enumerate(pages):
+        for section in outline.sections:
+            sections.append([number, section.anchor, section.heading or plain_text(title), section.text,
+                             section.level])
+    return {"pages": [[name, plain_text(title)] for name, title, _ in pages], "sections": sections}
+
+
+def index_script(language: str, documents: dict) -> str:
+    """``search-index.js``: a classic script that sets ``window.attnSiteIndex`` (a page opened from disk
+    may load a script beside it, but may not fetch a data file)."""
+    payload = json.dumps({"language": language, **documents}, ensure_ascii=False, separators=(",", ":"))
+    payload = payload.replace("</", "<\\/")
+    return f"/* The search index of the site ({language}), written by tools/build_site.py. */\n" \
+           f"window.attnSiteIndex = {payload};\n"
