@@ -535,13 +535,15 @@ def mainland_forms() -> dict[str, str]:
 
 
 def hant_texts() -> dict[str, str]:
-    """What a 繁體 reader reads: the prose of every zh-Hant notebook, the guide and attnlib's catalogues."""
+    """What a 繁體 reader reads: the prose and code of every zh-Hant notebook, the guide and attnlib's catalogues."""
     texts = {}
     for path in sorted((ROOT / "notebooks" / "zh-Hant").glob("*.ipynb")):
         nb = nbformat.read(path, as_version=4)
         for cell in nb.cells:
             if cell.cell_type == "markdown":
                 texts[f"{path.name} {cell.id}"] = translate.PROTECTED.sub(" ", cell.source)
+            elif cell.cell_type == "code":  # its translated comments and shown strings
+                texts[f"{path.name} {cell.id}"] = cell.source
     guide = (ROOT / "docs" / "lecturers_guide.zh-Hant.md").read_text(encoding="utf-8")
     texts["lecturers_guide.zh-Hant.md"] = translate.PROTECTED.sub(" ", guide)
     for path in sorted((ROOT / "attnlib" / "locale" / "zh-Hant").glob("*.json")):

@@ -310,7 +310,10 @@ class Lab(anywidget.AnyWidget):
         super().__init__(_esm=bundle(name), spec=spec, values=self._checked(dict(values)))
 
     def __repr__(self) -> str:  # what a page without the widget shows in its place
-        return f"<{self.name} lab: {self.values}; run the notebook (or open the site) to move its controls>"
+        from ..i18n import tr  # here, not at the top: the rest of this module is another helper's
+
+        placeholder = tr("<{name} lab: {values}; run the notebook (or open the site) to move its controls>")
+        return placeholder.format(name=self.name, values=self.values)
 
     # The setting ------------------------------------------------------------------------------------
     def _checked(self, values: dict[str, Any]) -> dict[str, Any]:

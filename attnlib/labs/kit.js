@@ -165,6 +165,12 @@ function fontFamily(faces) {
   return [...byRole("sans"), FONT, ...byRole("cjk")].join(", ");
 }
 
+// A page module's own font subsets installed, and its root set to use them (Latin, then Chinese).
+export function useFonts(root, faces) {
+  installFonts(faces);
+  root.style.fontFamily = fontFamily(faces);
+}
+
 const STYLE = `
 .attn-lab { font-family: ${FONT}; color: #222; font-size: 15px; line-height: 1.35; max-width: 1100px; }
 .attn-lab .bar { display: flex; flex-wrap: wrap; gap: 6px 22px; align-items: center; margin: 4px 0 6px; }
@@ -189,7 +195,11 @@ const STYLE = `
 `;
 
 // ---- controls ----------------------------------------------------------------------------------------
+// Each lab's page module is a module of its own (a bundle per lab), so the counter alone would repeat
+// across labs on one page: two toggles named alike would be one radio group, and the arrow keys
+// would jump from one lab to the other. A random tag per module keeps the ids apart.
 let uid = 0;
+const UID_TAG = Math.random().toString(36).slice(2, 8);
 
 function upperIndex(control, values) {
   const options = control.options;
@@ -218,7 +228,7 @@ function mountControls(bar, controls, values, onChange) {
     box.dataset.control = c.name;
     box.dataset.kind = c.kind;
     bar.appendChild(box);
-    const id = `attn-lab-${++uid}`;
+    const id = `attn-lab-${UID_TAG}-${++uid}`;
     if (c.kind === "slider") {
       box.innerHTML = `<label class="name" for="${id}"></label><input type="range" id="${id}" min="0" step="1"><output for="${id}"></output>`;
       const [label, input, out] = box.children;
@@ -270,12 +280,13 @@ function mountControls(bar, controls, values, onChange) {
 // Arrow keys belong to the lab control in focus, not to the notebook or the slides around it. Those
 // listen on the document in the capture phase (JupyterLab's shortcuts, RISE), so the key is stopped
 // on the way down, at the window; the control's own default action (a range input moving) still runs.
-function keepKeysInLabs() {
+// The quiz (quiz.js) keeps its radio buttons' keys the same way.
+export function keepKeysInLabs() {
   if (window.__attnLabKeys) return;
   window.__attnLabKeys = true;
   window.addEventListener("keydown", (event) => {
     const target = event.target;
-    if (target instanceof Element && target.matches("input, select") && target.closest(".attn-lab")) {
+    if (target instanceof Element && target.matches("input, select") && target.closest(".attn-lab, .attn-quiz")) {
       event.stopPropagation();
     }
   }, true);
@@ -296,7 +307,10 @@ export function createLab(def) {
     el.appendChild(root);
     keepKeysInLabs();
     const [, bar, picture, readout] = root.children;
-    const view = def.build(picture, spec);
+    // build may add controls of its own (a text box, buttons): they change the setting through
+    // `change(name, value)`, the same path as the kit's controls.
+    let change = null;
+    const view = def.build(picture, spec, (name, value) => change(name, value));
     const figure = picture.querySelector("svg.figure");
     if (figure) figure.style.maxWidth = `${1.25 * figure.viewBox.baseVal.width}px`;
     const paint = () => {
@@ -306,13 +320,14 @@ export function createLab(def) {
       if (readout.innerHTML !== words) readout.innerHTML = words;
       root.dataset.values = JSON.stringify(values);
     };
-    const updateControls = mountControls(bar, spec.controls, values, (name, value) => {
+    change = (name, value) => {
       values = clamp(spec.controls, { ...values, [name]: value });
       updateControls(values);
       paint();  // repaint first: the kernel hears of it afterwards
       model.set("values", values);
       model.save_changes();
-    });
+    };
+    const updateControls = mountControls(bar, spec.controls, values, change);
     const onModel = () => {
       const next = model.get("values");
       if (JSON.stringify(next) === JSON.stringify(values)) return;  // our own change, painted already

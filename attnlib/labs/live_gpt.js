@@ -1,0 +1,548 @@
+// The live GPT lab (notebook 09): the learner types an opening and the tiny GPT of 09 continues it
+// here, in the page, one character at a time with the key/value cache; every head's attention and
+// the candidates for the next character are drawn at each step.
+// This module is a second implementation of attnlib.gpt's forward pass (no Python runs on the site):
+// tests/browser/test_live_gpt.py holds it to attnlib on many openings (logits, weights, greedy text).
+import { colour, createLab, number, svg, text, words } from "./kit.js";
+
+// ---- the weights ---------------------------------------------------------------------------------------
+// IEEE half precision -> number (exact: every float16 is a double).
+function halfToNumber(h) {
+  const sign = h & 0x8000 ? -1 : 1;
+  const exp = (h >> 10) & 0x1f;
+  const frac = h & 0x3ff;
+  if (exp === 0) return sign * frac * 2 ** -24;
+  if (exp === 31) return frac ? NaN : sign * Infinity;
+  return sign * (1 + frac / 1024) * 2 ** (exp - 15);
+}
+
+const loaded = new WeakMap();
+
+// One model of spec.data.models as {c: config, p: {name: Float64Array (row-major)}}; decoded once.
+export function loadModel(packed) {
+  if (loaded.has(packed)) return loaded.get(packed);
+  const raw = atob(packed.f16);
+  const bytes = new Uint8Array(raw.length);
+  for (let i = 0; i < raw.length; i += 1) bytes[i] = raw.charCodeAt(i);
+  const halves = new Uint16Array(bytes.buffer, 0, bytes.length / 2);  // little-endian, as x86 and ARM
+  const table = new Float64Array(65536);
+  for (let i = 0; i < 65536; i += 1) table[i] = halfToNumber(i);
+  const p = {};
+  let at = 0;
+  packed.names.forEach((name, k) => {
+    const size = packed.shapes[k].reduce((a, b) => a * b, 1);
+    const out = new Float64Array(size);
+    for (let i = 0; i < size; i += 1) out[i] = table[halves[at + i]];
+    p[name] = out;
+    at += size;
+  });
+  const model = { c: packed.config, p };
+  loaded.set(packed, model);
+  return model;
+}
+
+// ---- the forward pass (attnlib.gpt.model.run_layers, written for one vector at a time) ------------------
+// y = x W for x (n,) and W (n, m) row-major.
+function matvec(x, W, m, bias = null) {
+  const y = bias ? Float64Array.from(bias) : new Float64Array(m);
+  for (let i = 0; i < x.length; i += 1) {
+    const xi = x[i];
+    if (xi === 0) continue;
+    const row = i * m;
+    for (let j = 0; j < m; j += 1) y[j] += xi * W[row + j];
+  }
+  return y;
+}
+
+function embed(m, token, pos) {
+  const d = m.c.d;
+  const x = new Float64Array(d);
+  for (let i = 0; i < d; i += 1) x[i] = m.p.tok_emb[token * d + i] + m.p.pos_emb[pos * d + i];
+  return x;
+}
+
+// One head's attention of query q over the keys/values K, V (rows 0..n-1 of width d, columns of head h).
+function attendHead(q, K, V, n, d, h, dk, out) {
+  const scale = 1 / Math.sqrt(dk);
+  const s = new Float64Array(n);
+  let top = -Infinity;
+  for (let j = 0; j < n; j += 1) {
+    let dot = 0;
+    for (let c = 0; c < dk; c += 1) dot += q[h * dk + c] * K[j * d + h * dk + c];
+    s[j] = dot * scale;
+    if (s[j] > top) top = s[j];
+  }
+  let total = 0;
+  for (let j = 0; j < n; j += 1) { s[j] = Math.exp(s[j] - top); total += s[j]; }
+  for (let j = 0; j < n; j += 1) {
+    s[j] /= total;
+    for (let c = 0; c < dk; c += 1) out[h * dk + c] += s[j] * V[j * d + h * dk + c];
+  }
+  return s;
+}
+
+// The rest of a layer after attention: x + heads W_o, then the MLP.
+function finishLayer(m, l, x, heads) {
+  const { d, f } = m.c;
+  const P = (k) => m.p[`l${l}.${k}`];
+  const o = matvec(heads, P("W_o"), d);
+  const x1 = x.map((v, i) => v + o[i]);
+  const hidden = matvec(x1, P("W_1"), f, P("b_1")).map((v) => (v > 0 ? v : 0));
+  const mlp = matvec(hidden, P("W_2"), d, P("b_2"));
+  return x1.map((v, i) => v + mlp[i]);
+}
+
+function unembed(m, x) {
+  const { V, d } = m.c;
+  const E = m.p.tok_emb;  // tied: the unembedding is Eᵀ
+  const logits = Float64Array.from(m.p.b_out);
+  for (let t = 0; t < V; t += 1) {
+    let s = 0;
+    const row = t * d;
+    for (let i = 0; i < d; i += 1) s += x[i] * E[row + i];
+    logits[t] += s;
+  }
+  return logits;
+}
+
+// A key/value cache: per layer a (T_max, d) array of keys and one of values, filled one row per token.
+export function newCache(m) {
+  const size = m.c.T_max * m.c.d;
+  return Array.from({ length: m.c.L }, () => ({ K: new Float64Array(size), V: new Float64Array(size) }));
+}
+
+// The next-token logits after `token` at position `pos`, reusing the cached keys and values of the
+// earlier positions (attnlib.gpt.generation._step_cached). Returns the logits (V) and each layer's
+// heads' weights over the pos + 1 characters read.
+export function stepCached(m, cache, token, pos) {
+  const { d, H, L } = m.c;
+  const dk = d / H;
+  let x = embed(m, token, pos);
+  const weights = [];
+  for (let l = 0; l < L; l += 1) {
+    const P = (k) => m.p[`l${l}.${k}`];
+    const q = matvec(x, P("W_q"), d);
+    cache[l].K.set(matvec(x, P("W_k"), d), pos * d);
+    cache[l].V.set(matvec(x, P("W_v"), d), pos * d);
+    const heads = new Float64Array(d);
+    // every cached key is in the query's past: no mask is needed
+    weights.push(Array.from({ length: H }, (_, h) => attendHead(q, cache[l].K, cache[l].V, pos + 1, d, h, dk, heads)));
+    x = finishLayer(m, l, x, heads);
+  }
+  return { logits: unembed(m, x), weights };
+}
+
+// The whole text at once (attnlib.gpt.forward): the causal mask when the model has it.
+// Returns the logits of every position (or the last only) and weights[l][h][i] (row i, length T).
+export function forwardAll(m, ids, allLogits = false) {
+  const { d, H, L } = m.c;
+  const dk = d / H, T = ids.length;
+  let xs = ids.map((token, pos) => embed(m, token, pos));
+  const weights = [];
+  for (let l = 0; l < L; l += 1) {
+    const P = (k) => m.p[`l${l}.${k}`];
+    const K = new Float64Array(T * d), Vv = new Float64Array(T * d);
+    xs.forEach((x, i) => { K.set(matvec(x, P("W_k"), d), i * d); Vv.set(matvec(x, P("W_v"), d), i * d); });
+    const rows = Array.from({ length: H }, () => []);
+    xs = xs.map((x, i) => {
+      const q = matvec(x, P("W_q"), d);
+      const heads = new Float64Array(d);
+      const seen = m.c.causal ? i + 1 : T;  // the mask: keys 0..i only
+      for (let h = 0; h < H; h += 1) {
+        const w = attendHead(q, K, Vv, seen, d, h, dk, heads);
+        const row = new Float64Array(T);
+        row.set(w);
+        rows[h].push(row);
+      }
+      return finishLayer(m, l, x, heads);
+    });
+    weights.push(rows);
+  }
+  const logits = allLogits ? xs.map((x) => unembed(m, x)) : [unembed(m, xs[T - 1])];
+  return { logits, weights };
+}
+
+// ---- choosing the next character ----------------------------------------------------------------------
+// mulberry32: a small seeded generator of uniform numbers in [0, 1); attnlib.labs.live_gpt.Mulberry32 is its twin.
+export function mulberry32(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1) >>> 0;
+    t = (((t + (Math.imul(t ^ (t >>> 7), t | 61) >>> 0)) >>> 0) ^ t) >>> 0;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function softmaxOf(logits, temperature) {
+  const n = logits.length;
+  let top = -Infinity;
+  for (let i = 0; i < n; i += 1) if (logits[i] / temperature > top) top = logits[i] / temperature;
+  const e = new Float64Array(n);
+  let total = 0;
+  for (let i = 0; i < n; i += 1) { e[i] = Math.exp(logits[i] / temperature - top); total += e[i]; }
+  for (let i = 0; i < n; i += 1) e[i] /= total;
+  return e;
+}
+
+// The k most likely ids, most likely first (ties: the smaller id first, as a stable sort).
+function topK(probs, k) {
+  const top = [];
+  for (let i = 0; i < probs.length; i += 1) {
+    if (top.length === k && probs[i] <= probs[top[k - 1]]) continue;
+    let at = top.length;
+    while (at > 0 && probs[top[at - 1]] < probs[i]) at -= 1;
+    top.splice(at, 0, i);
+    if (top.length > k) top.pop();
+  }
+  return top;
+}
+
+// Greedy (temperature 0: the first most likely) or inverse-CDF sampling with one uniform number.
+function choose(logits, temperature, rng) {
+  if (temperature === 0) {
+    let best = 0;
+    for (let i = 1; i < logits.length; i += 1) if (logits[i] > logits[best]) best = i;
+    return { probs: softmaxOf(logits, 1), token: best };
+  }
+  const probs = softmaxOf(logits, temperature);
+  const u = rng();
+  let cum = 0, token = probs.length - 1;
+  for (let i = 0; i < probs.length; i += 1) {
+    cum += probs[i];
+    if (cum > u) { token = i; break; }
+  }
+  return { probs, token };
+}
+
+// ---- a run: one opening, one model, one temperature, written step by step on demand ---------------------
+// run.steps[s] = {logits, probs, token, rows}: rows[l][h][i] is query i's weights over the characters.
+export function newRun(m, ids, temperature, seed) {
+  const run = { m, ids: [...ids], n0: ids.length, temperature, rng: mulberry32(seed), steps: [] };
+  if (m.c.causal) {
+    run.cache = newCache(m);
+    run.rows = Array.from({ length: m.c.L }, () => Array.from({ length: m.c.H }, () => []));
+    for (let pos = 0; pos < ids.length - 1; pos += 1) keep(run, stepCached(m, run.cache, ids[pos], pos).weights);
+  }
+  return run;
+}
+
+function keep(run, weights) {
+  weights.forEach((layer, l) => layer.forEach((w, h) => run.rows[l][h].push(w)));
+}
+
+// One more character: the cached step (with the mask), or the whole text again (without it).
+export function advance(run) {
+  const { m } = run;
+  const pos = run.ids.length - 1;
+  let logits, rows;
+  if (m.c.causal) {
+    const out = stepCached(m, run.cache, run.ids[pos], pos);
+    keep(run, out.weights);
+    logits = out.logits;
+    rows = run.rows.map((layer) => layer.map((r) => r.slice()));
+  } else {
+    const out = forwardAll(m, run.ids);
+    logits = out.logits[0];
+    rows = out.weights;
+  }
+  const { probs, token } = choose(logits, run.temperature, run.rng);
+  run.steps.push({ logits, probs, token, rows });
+  if (run.ids.length < m.c.T_max) run.ids.push(token);  // the last character fits no position: shown only
+  else run.full = true;
+  return run.steps[run.steps.length - 1];
+}
+
+// ---- the opening ---------------------------------------------------------------------------------------
+// The vocabulary and the two conversion tables arrive as code points (see live_gpt.py).
+const tables = new WeakMap();
+
+function prepare(d) {
+  if (!tables.has(d)) {
+    const chars = d.vocab.map((c) => String.fromCodePoint(c));
+    const pairs = (list) => Object.fromEntries(list.map(([a, b]) => [String.fromCodePoint(a), String.fromCodePoint(b)]));
+    tables.set(d, { chars, ids: new Map(chars.map((ch, i) => [ch, i])), toHant: pairs(d.to_hant), toHans: pairs(d.to_hans) });
+  }
+  return tables.get(d);
+}
+
+function index(d) {
+  return prepare(d).ids;
+}
+
+function modelText(d, prompt) {
+  const ids = index(d);
+  const { toHans } = prepare(d);
+  return Array.from(prompt, (ch) => (ids.has(ch) || !(ch in toHans) ? ch : toHans[ch])).join("");
+}
+
+function shown(d, chars) {
+  const { toHant } = prepare(d);
+  return Array.from(chars, (ch) => (ch === "\n" ? "⏎" : toHant[ch] || ch)).join("");
+}
+
+// The sentence refusing an opening the model cannot read (attnlib.labs.live_gpt.problem), or null.
+function problem(d, prompt) {
+  const text = Array.from(modelText(d, prompt));
+  const T_max = d.models[0].config.T_max;
+  if (!text.length) return d.text.empty;
+  const ids = index(d);
+  const unknown = [...new Set(text.filter((ch) => !ids.has(ch)))];
+  if (unknown.length) {
+    const [left, right] = d.traditional ? ["「", "」"] : ["“", "”"];
+    const chars = unknown.map((ch) => `${left}${ch === "\n" ? "⏎" : ch}${right}`).join(", ");
+    return words(d.text.unknown, { chars, V: d.vocab.length });
+  }
+  if (text.length > T_max) return words(d.text.too_long, { T: text.length, T_max });
+  return null;
+}
+
+const runs = new WeakMap();
+
+function runFor(spec, values) {
+  const d = spec.data;
+  if (!runs.has(d)) runs.set(d, new Map());
+  const ids = Array.from(modelText(d, values.prompt), (ch) => index(d).get(ch));
+  const key = JSON.stringify([values.model, values.temperature, ids]);
+  const cache = runs.get(d);
+  if (!cache.has(key)) {
+    if (cache.size > 6) cache.clear();
+    cache.set(key, newRun(loadModel(d.models[values.model]), ids, values.temperature, d.seed));
+  }
+  return cache.get(key);
+}
+
+// ---- the lab -------------------------------------------------------------------------------------------
+function frame(spec, values) {
+  const d = spec.data;
+  const refused = problem(d, values.prompt);
+  if (refused) return { problem: refused, fields: { says: refused } };
+  const run = runFor(spec, values);
+  const T_max = run.m.c.T_max;
+  const n = Math.min(values.n_new, T_max + 1 - run.n0);
+  const s = Math.min(values.step, n);
+  while (run.steps.length < s) advance(run);
+  const at = run.steps[s - 1];
+  const context = run.ids.slice(0, run.n0 + s - 1);
+  const chars = (ids) => shown(d, ids.map((i) => prepare(d).chars[i]).join(""));
+  const top = topK(at.probs, d.top_k);
+  let rank = 1;
+  for (let i = 0; i < at.probs.length; i += 1) if (at.probs[i] > at.probs[at.token]) rank += 1;
+  const how = values.temperature === 0 ? d.text.greedy
+    : words(d.text.sampled, { temperature: number(values.temperature, 1), rank, V: d.vocab.length });
+  const fields = { step: s, n, context: chars(context), chosen: chars([at.token]), p: number(at.probs[at.token], 3), how };
+  const t = context.length;
+  const weights = at.rows.map((layer) => layer.map((rows) => rows.slice(0, t)));  // [l][h][i]: row i, keys 0..
+  const looks = weights.map((layer) => layer.map((rows) => {
+    const last = rows[t - 1];
+    let best = 0;
+    last.forEach((w, j) => { if (w > last[best]) best = j; });
+    return best;
+  }));
+  return { problem: null, ids: context, written: run.steps.slice(0, s).map((st) => st.token), chosen: at.token,
+    logits: at.logits, weights, top, top_probs: top.map((i) => at.probs[i]), p_chosen: at.probs[at.token], rank, looks, n, s,
+    fields: { says: words(d.text.says, fields) } };
+}
+
+const COLS = 12, CELL = 34, W = COLS * CELL + 16, BAR_W = 220;
+const LIVE_STYLE = `
+.attn-lab .live-input { display: flex; flex-wrap: wrap; gap: 6px 10px; align-items: center; margin: 4px 0 8px; }
+.attn-lab .live-input input[type=text] { font: inherit; font-size: 20px; width: 12em; max-width: 100%; padding: 2px 6px; }
+.attn-lab .live-input button { font: inherit; padding: 3px 10px; cursor: pointer; }
+.attn-lab .live-input input:focus-visible, .attn-lab .live-input button:focus-visible { outline: 3px solid #f0a030; outline-offset: 1px; }
+.attn-lab .live-panels { display: flex; flex-wrap: wrap; gap: 12px 24px; align-items: flex-start; }
+.attn-lab .live-panels > svg.figure { flex: 1 1 330px; max-width: 525px; }
+.attn-lab .live-heads { flex: 1 1 330px; max-width: 560px; }
+.attn-lab .live-heads .grid { display: grid; grid-template-columns: repeat(4, 1fr); gap: 8px; }
+@media (max-width: 640px) { .attn-lab .live-heads .grid { grid-template-columns: repeat(2, 1fr); } }
+.attn-lab .live-heads figure { margin: 0; font-size: 13px; }
+.attn-lab .live-heads .box { position: relative; width: 100%; aspect-ratio: 1; border: 1px solid #ccc; background: #fff; }
+.attn-lab .live-heads canvas { width: 100%; height: 100%; image-rendering: pixelated; display: block; }
+.attn-lab .live-heads .row { position: absolute; left: 0; width: 100%; outline: 2px solid #dd8452; pointer-events: none; }
+.attn-lab .live-heads .note { font-size: 13px; margin: 2px 0 6px; }
+`;
+
+// The line's rows, then the candidates.
+function heightFor(d, rows) {
+  return barsTop(rows) + (d.top_k + 1) * 32 + 44;
+}
+
+function barsTop(rows) {
+  return 8 + rows * CELL + 48;
+}
+
+function build(picture, spec, change) {
+  const d = spec.data;
+  // the lab's font subsets hold the words on show; any other character the model writes comes from
+  // the site's CJK font (or the system's)
+  const root = picture.parentElement;
+  if (root && !root.style.fontFamily.includes("Attn CJK")) root.style.fontFamily += ', "Attn CJK"';
+  const style = document.createElement("style");
+  style.textContent = LIVE_STYLE;
+  picture.appendChild(style);
+  // the opening, and the buttons that write and step
+  const form = document.createElement("form");
+  form.className = "live-input";
+  const id = `attn-live-${Math.random().toString(36).slice(2)}`;
+  form.innerHTML = `<label for="${id}"></label><input type="text" id="${id}" autocomplete="off" spellcheck="false">`
+    + '<button type="button" data-act="write"></button><button type="button" data-act="back"></button>'
+    + '<button type="button" data-act="forward"></button>';
+  const [label, input, write, back, forward] = form.children;
+  label.textContent = d.text.opening;
+  write.textContent = d.text.write;
+  back.textContent = d.text.back;
+  forward.textContent = d.text.forward;
+  picture.appendChild(form);
+  // Enter or Space on a button of a lab belongs to the button, not to the notebook or the slides
+  // (the kit does the same for inputs and menus); the click it makes still happens
+  if (!window.__attnLiveButtons) {
+    window.__attnLiveButtons = true;
+    window.addEventListener("keydown", (event) => {
+      const target = event.target;
+      if (target instanceof Element && target.matches("button") && target.closest(".attn-lab")) event.stopPropagation();
+    }, true);
+  }
+  const view = { d, input, timer: null, values: null, n: 1 };
+  const stop = () => { clearInterval(view.timer); view.timer = null; };
+  const play = () => {  // the opening as typed, then the line written one character at a time
+    stop();
+    if (input.value !== view.values.prompt) change("prompt", input.value);
+    change("step", 1);
+    if (view.problem) return;
+    view.timer = setInterval(() => {
+      if (view.values.step >= view.n) stop();
+      else change("step", view.values.step + 1);
+    }, 180);
+  };
+  // Enter in the box submits the form (the kit keeps the keys themselves from the notebook around
+  // the lab, so the box never hears them; the browser's own submission still happens, and not
+  // while an input method is composing)
+  form.addEventListener("submit", (e) => { e.preventDefault(); play(); });
+  input.addEventListener("change", () => { if (input.value !== view.values.prompt) change("prompt", input.value); });
+  write.addEventListener("click", play);
+  back.addEventListener("click", () => { stop(); if (view.values.step > 1) change("step", view.values.step - 1); });
+  forward.addEventListener("click", () => { stop(); if (view.values.step < view.n) change("step", view.values.step + 1); });
+  Object.assign(view, { back, forward });
+
+  const panels = document.createElement("div");
+  panels.className = "live-panels";
+  picture.appendChild(panels);
+  // the line: 12 characters a row (a couplet of five-character lines with its punctuation)
+  const rows = Math.ceil((d.models[0].config.T_max + 1) / COLS);
+  const figure = svg("svg", { class: "figure", viewBox: `0 0 ${W} ${heightFor(d, rows)}`, role: "img" }, panels);
+  view.cells = Array.from({ length: rows * COLS }, (_, j) => {
+    const x = 8 + (j % COLS) * CELL, y = 8 + Math.floor(j / COLS) * CELL;
+    const box = svg("rect", { x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, rx: 4, fill: "none", "stroke-width": 2 }, figure);
+    const ch = text(figure, x + CELL / 2, y + CELL / 2, "", { "text-anchor": "middle", "font-size": 22 });
+    return { box, ch };
+  });
+  view.svg = figure;
+  // the candidates, below the line (moved down as the line needs more rows)
+  view.below = svg("g", {}, figure);
+  view.nextLabel = text(view.below, 8, -18, d.text.next, { "font-size": 16 });
+  view.bars = Array.from({ length: d.top_k + 1 }, (_, k) => {
+    const y = k * 32 + (k === d.top_k ? 6 : 0);
+    const token = text(view.below, 40, y + 12, "", { "text-anchor": "end", "font-size": 20 });
+    const bar = svg("rect", { x: 50, y, height: 24, "stroke-width": 2 }, view.below);
+    const value = text(view.below, 0, y + 12, "", { "font-size": 16 });
+    return { token, bar, value };
+  });
+  view.bars[d.top_k].bar.setAttribute("stroke-dasharray", "5 3");
+  view.beyond = text(view.below, 50, (d.top_k + 1) * 32 + 24, "", { "font-size": 16 });
+  // every head's attention: the triangle of queries (rows) over keys (columns), this step's row outlined
+  const heads = document.createElement("div");
+  heads.className = "live-heads";
+  heads.innerHTML = '<p class="note"></p><div class="grid"></div>';
+  heads.firstChild.textContent = d.text.triangle;
+  panels.appendChild(heads);
+  const { L, H: nH } = d.models[0].config;
+  view.heads = [];
+  for (let l = 0; l < L; l += 1) {
+    for (let h = 0; h < nH; h += 1) {
+      const fig = document.createElement("figure");
+      fig.innerHTML = '<figcaption></figcaption><div class="box"><canvas width="1" height="1"></canvas><div class="row"></div></div><div class="looks"></div>';
+      fig.firstChild.textContent = words(d.text.layer_head, { layer: l, head: h });
+      heads.lastChild.appendChild(fig);
+      const canvas = fig.querySelector("canvas");
+      view.heads.push({ l, h, fig, canvas, ctx: canvas.getContext("2d"), row: fig.querySelector(".row"), looks: fig.querySelector(".looks") });
+    }
+  }
+  view.heads.el = heads;
+  view.rgb = d.cmap.fill.map((hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)));
+  return view;
+}
+
+function draw(v, f, spec, values) {
+  const d = v.d;
+  v.values = values;
+  v.problem = f.problem;
+  if (document.activeElement !== v.input && v.input.value !== values.prompt) v.input.value = values.prompt;
+  v.input.setAttribute("aria-invalid", f.problem ? "true" : "false");
+  const show = !f.problem;
+  v.heads.el.style.display = show ? "" : "none";
+  v.nextLabel.style.display = show ? "" : "none";
+  if (!show) {
+    v.cells.forEach(({ box, ch }) => { ch.textContent = ""; box.setAttribute("stroke", "none"); });
+    v.bars.forEach((b) => [b.token, b.bar, b.value].forEach((el) => { el.style.display = "none"; }));
+    v.beyond.textContent = "";
+    v.back.disabled = v.forward.disabled = true;
+    return;
+  }
+  v.n = f.n;
+  v.back.disabled = f.s <= 1;
+  v.forward.disabled = f.s >= f.n;
+  const t = f.ids.length;
+  const n0 = t - (f.s - 1);
+  const line = [...f.ids, f.chosen];
+  const total = n0 + f.n;  // the opening and every character the run will write
+  v.cells.forEach(({ box, ch }, j) => {
+    const state = j >= total ? "none" : j < n0 ? "prompt" : j < t ? "written" : j === t ? "next" : "future";
+    ch.textContent = state === "none" ? "" : state === "future" ? "·" : shown(d, prepare(d).chars[line[j]]);
+    ch.setAttribute("fill", { prompt: "#222", written: "#4c72b0", next: "#dd8452", future: "#bbb", none: "#bbb" }[state]);
+    box.setAttribute("stroke", state === "next" ? "#dd8452" : state === "prompt" || state === "written" ? "#ccc" : "none");
+  });
+  const rows = Math.ceil(total / COLS);
+  v.svg.setAttribute("viewBox", `0 0 ${W} ${heightFor(d, rows)}`);
+  v.below.setAttribute("transform", `translate(0 ${barsTop(rows)})`);
+  const widest = f.top_probs[0];  // bars in proportion to the most likely candidate's probability
+  v.bars.forEach((b, k) => {
+    const beyond = k === d.top_k;
+    const visible = !beyond || f.rank > d.top_k;
+    [b.token, b.bar, b.value].forEach((el) => { el.style.display = visible ? "" : "none"; });
+    if (!visible) return;
+    const id = beyond ? f.chosen : f.top[k];
+    const prob = beyond ? f.p_chosen : f.top_probs[k];
+    b.token.textContent = shown(d, prepare(d).chars[id]);
+    b.bar.setAttribute("width", Math.max(1, (BAR_W * prob) / widest));
+    b.bar.setAttribute("fill", colour(d.cmap, 0, 1, 0.15 + 0.85 * prob).fill);
+    b.bar.setAttribute("stroke", id === f.chosen ? "black" : "none");
+    b.value.setAttribute("x", 50 + (BAR_W * prob) / widest + 8);
+    b.value.textContent = number(prob, 3);
+  });
+  v.beyond.textContent = f.rank > d.top_k ? words(d.text.beyond, { rank: f.rank, top_k: d.top_k }) : "";
+  // the triangles: one pixel per (query, key), scaled up by the page; queries not read yet stay blank
+  v.heads.forEach((hd) => {
+    const rows = f.weights[hd.l][hd.h];
+    if (hd.canvas.width !== total) { hd.canvas.width = total; hd.canvas.height = total; }
+    const img = hd.ctx.createImageData(total, total);
+    for (let i = 0; i < t; i += 1) {
+      for (let j = 0; j < t; j += 1) {
+        const w = rows[i][j];
+        const masked = j > i && spec.data.models[values.model].config.causal;
+        const c = masked ? [236, 236, 236] : v.rgb[Math.min(v.rgb.length - 1, Math.floor(Math.max(0, w) * v.rgb.length))];
+        const at = 4 * (i * total + j);
+        img.data[at] = c[0]; img.data[at + 1] = c[1]; img.data[at + 2] = c[2]; img.data[at + 3] = 255;
+      }
+    }
+    hd.ctx.putImageData(img, 0, 0);
+    hd.row.style.top = `${(100 * (t - 1)) / total}%`;
+    hd.row.style.height = `${100 / total}%`;
+    const best = f.looks[hd.l][hd.h];
+    hd.looks.textContent = words(d.text.looks, { token: shown(d, prepare(d).chars[f.ids[best]]), weight: number(rows[t - 1][best], 2) });
+  });
+}
+
+// For the tests and the benchmark: the forward pass, the cache and the runs, as attnlib's twins.
+const compute = { loadModel, forwardAll, stepCached, newCache, newRun, advance, mulberry32, problem, modelText };
+const lab = createLab({ build, frame, draw, compute });
+export default lab;

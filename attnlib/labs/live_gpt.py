@@ -1,0 +1,347 @@
+"""The live GPT lab of notebook 09: type an opening, and the tiny GPT continues it in the page.
+
+Taught in: 09 §10. Unlike the generation lab beside it, nothing here was generated in advance: the
+page carries the weights of the two models of 09 (``data/tiny_gpt_tang.npz`` and the one trained
+without the mask, ``data/tiny_gpt_tang_peeking.npz``), and ``live_gpt.js`` runs the forward pass
+itself, one character at a time with the key/value cache of 09 §8 (the model without the mask
+cannot use one: it reruns the whole text at every step). That makes the page a second
+implementation of ``attnlib.gpt``, held to it by a browser test on many openings: the same logits,
+the same attention weights, the same greedy continuation.
+
+The weights travel as float16 (half the bytes of the stored float32). Python's own frame, which the
+tests compare with the page's, runs ``attnlib.gpt.forward`` on the same float16-rounded weights; what
+the rounding itself costs against the stored weights is measured in ``tests/test_live_gpt.py``.
+Sampling uses a small seeded generator (mulberry32) written twice, here and in the page, so a
+sampled line is the same in both.
+
+In the 繁體 edition a Traditional opening is read through ``data/tang_vocab_hant.json`` (made by
+``tools/build_hant_table.py`` with OpenCC) and what the model writes is shown in Traditional characters.
+"""
+
+from __future__ import annotations
+
+import base64
+from functools import cache
+from typing import Any
+
+import numpy as np
+from matplotlib.figure import Figure
+
+from .. import data, gpt, plot
+from ..core import softmax
+from ..i18n import N_, language, tr
+from .base import Control, Lab, colour_table, fill
+
+MODELS = ("tiny_gpt_tang", "tiny_gpt_tang_peeking")
+TEMPERATURES = [0, 0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.5]  # 0 stands for greedy
+TOP_K = 5
+SEED = 0
+MAX_NEW = 40
+
+READOUT = "{says}"
+SAYS = N_("step {step} of {n}: after “{context}” the model writes “{chosen}”, probability {p} · {how}")
+GREEDY = N_("greedy: always the most likely character")
+SAMPLED = N_("sampled at temperature {temperature}: candidate {rank} of {V}")
+EMPTY = N_("Type an opening of at least one character: the model continues a text, it cannot start "
+           "from nothing.")
+UNKNOWN = N_("The model cannot read {chars}: it knows only the {V} characters of its Tang poems. "
+             "Try other characters.")
+TOO_LONG = N_("The opening has {T} characters, more than the {T_max} positions the model has: shorten it.")
+LOOKS = N_("looks most at “{token}” ({weight})")
+
+
+# ---- what the page computes with ----------------------------------------------------------------------
+@cache
+def models() -> tuple[tuple[gpt.GPTConfig, dict[str, np.ndarray]], ...]:
+    """The two models of notebook 09 as stored: (config, float32-valued float64 params) each."""
+    out = []
+    for name in MODELS:
+        stored = data.load(name)
+        config = gpt.config_from_arrays(stored)
+        out.append((config, gpt.params_from_arrays(stored, config)))
+    return tuple(out)
+
+
+def half(params: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The parameters rounded to float16 (what the page computes with), back in float64.
+
+    Taught in: 09 §10
+    """
+    return {k: np.asarray(v, dtype=np.float16).astype(np.float64) for k, v in params.items()}
+
+
+def pack(params: dict[str, np.ndarray], config: gpt.GPTConfig) -> dict[str, Any]:
+    """The parameters as one base64 string of little-endian float16, with their names and shapes.
+
+    Shapes:
+        params {name: shape} -> {"names": [str], "shapes": [[int]], "f16": str (base64)}
+
+    Taught in: 09 §10
+    """
+    shapes = gpt.model.param_shapes(config)
+    blob = b"".join(np.asarray(params[k], dtype="<f2").tobytes() for k in shapes)
+    return {"names": list(shapes), "shapes": [list(s) for s in shapes.values()],
+            "f16": base64.b64encode(blob).decode("ascii")}
+
+
+class Mulberry32:
+    """A tiny seeded generator of uniform numbers in [0, 1), the twin of ``mulberry32`` in live_gpt.js.
+
+    The page cannot run numpy's generator, so both sides use this one (32-bit integer arithmetic,
+    the same in Python and JavaScript).
+    """
+
+    def __init__(self, seed: int) -> None:
+        self.state = int(seed) & 0xFFFFFFFF
+
+    def random(self) -> float:
+        m = 0xFFFFFFFF
+        self.state = (self.state + 0x6D2B79F5) & m
+        t = self.state
+        t = ((t ^ (t >> 15)) * (t | 1)) & m
+        t = ((t + (((t ^ (t >> 7)) * (t | 61)) & m)) & m) ^ t
+        return ((t ^ (t >> 14)) & m) / 4294967296
+
+
+# ---- Simplified and Traditional -------------------------------------------------------------------------
+@cache
+def hant_table() -> dict[str, dict[str, str]]:
+    """The model's vocabulary in both scripts, ``{"to_hant": {简: 繁}, "to_hans": {繁: 简}}``.
+
+    Read from ``data/tang_vocab_hant.json`` (written by ``tools/build_hant_table.py``).
+    """
+    table = data.load("tang_vocab_hant")
+    return {"to_hant": dict(table["to_hant"]), "to_hans": dict(table["to_hans"])}
+
+
+def model_text(text: str, vocab: Any) -> str:
+    """``text`` in the model's characters: a Traditional character it does not know becomes its
+    Simplified form when the table has one (any other character is kept, to be named as unknown).
+
+    Taught in: 09 §10
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a string; got {type(text).__name__}")
+    to_hans = hant_table()["to_hans"]
+    return "".join(ch if ch in vocab or ch not in to_hans else to_hans[ch] for ch in text)
+
+
+def shown_text(text: str, traditional: bool) -> str:
+    """What the page writes for the model's characters: Traditional in the 繁體 edition."""
+    if not traditional:
+        return "".join(map(plot.shown_token, text))
+    to_hant = hant_table()["to_hant"]
+    return "".join(to_hant.get(ch, plot.shown_token(ch)) for ch in text)
+
+
+# ---- the reference: what the page must show, computed with attnlib.gpt ------------------------------
+def write(params: dict, config: gpt.GPTConfig, ids: Any, n: int, temperature: float,
+          seed: int = SEED) -> list[dict[str, Any]]:
+    """Continue ``ids`` by ``n`` characters as the page does, rerunning ``gpt.forward`` at every step.
+
+    Greedy (``temperature`` 0) takes the most likely character; otherwise one uniform number of
+    ``Mulberry32(seed)`` per step picks from ``softmax(logits / temperature)`` by its cumulative sum.
+
+    Returns
+    -------
+    list of dict
+        One per step: ``logits`` (V,), ``weights`` (n_layers, n_heads, t, t) over the t characters
+        read, ``probs`` (V,) (temperature 1 when greedy) and the chosen ``token``.
+
+    Taught in: 09 §10
+    """
+    rng = Mulberry32(seed)
+    text = [int(i) for i in ids]
+    steps = []
+    for _ in range(n):
+        logits, weights = gpt.forward(params, config, np.array(text))
+        last = logits[-1]
+        if temperature == 0:
+            probs = softmax(last)
+            token = int(np.argmax(last))
+        else:
+            probs = softmax(last / temperature)
+            u = rng.random()
+            token = min(int(np.searchsorted(np.cumsum(probs), u, side="right")), config.vocab_size - 1)
+        steps.append({"logits": last, "weights": weights, "probs": probs, "token": token})
+        text.append(token)
+    return steps
+
+
+def problem(prompt: str, vocab: Any, context: int, traditional: bool,
+            words: dict[str, str] | None = None) -> str | None:
+    """The sentence that refuses an opening the model cannot read, or None.
+
+    ``words`` holds the templates ``empty``, ``unknown`` and ``too_long`` (translated when the lab was
+    built); by default they are translated now.
+    """
+    words = words or {"empty": tr(EMPTY), "unknown": tr(UNKNOWN), "too_long": tr(TOO_LONG)}
+    text = model_text(prompt, vocab)
+    if not text:
+        return words["empty"]
+    unknown = list(dict.fromkeys(ch for ch in text if ch not in vocab))
+    if unknown:
+        left, right = ("「", "」") if traditional else ("“", "”")
+        chars = ", ".join(f"{left}{shown_text(ch, False)}{right}" for ch in unknown)
+        return words["unknown"].format(chars=chars, V=len(vocab))
+    if len(text) > context:
+        return words["too_long"].format(T=len(text), T_max=context)
+    return None
+
+
+def make_live_gpt_lab(tokenizer: Any, prompt: str = "明月", *, n_new: int = 22, temperature: float = 0,
+                      peeking: bool = False) -> Lab:
+    """Lab for notebook 09: the tiny GPT continues an opening in the page, one character at a time.
+
+    Parameters
+    ----------
+    tokenizer
+        The ``CharTokenizer`` of the Tang poems (``load_poems().tokenizer``); the models are loaded
+        from ``data/`` as 09 loads them.
+    prompt
+        The opening on show first.
+    n_new
+        How many characters to write (1 to 40; fewer when the context of 64 is full first).
+    temperature
+        One of ``TEMPERATURES``; 0 is greedy.
+    peeking
+        Start with the model trained without the mask.
+
+    Returns
+    -------
+    Lab
+        Its values are ``prompt`` (free text) and the controls ``temperature``, ``n_new``, ``model``
+        (0 with the mask, 1 without) and ``step``; ``lab.state`` holds the step's ``weights``
+        (n_layers, n_heads, t, t), ``logits`` (V,), ``top`` ids, ``chosen`` and the readout's fields,
+        or ``problem``, the sentence that refuses an opening.
+
+    Raises
+    ------
+    TypeError, ValueError
+        A tokenizer whose vocabulary is not the models', or a setting outside the controls.
+
+    Taught in: 09 §10
+    """
+    loaded = models()
+    vocab = list(getattr(tokenizer, "vocab", []))
+    if len(vocab) != loaded[0][0].vocab_size:
+        raise ValueError(f"tokenizer must be the Tang poems' CharTokenizer of {loaded[0][0].vocab_size} "
+                         f"characters; got {len(vocab)}")
+    traditional = language() == "zh-Hant"
+    rounded = [half(p) for _, p in loaded]
+    config = loaded[0][0]
+    controls = [
+        Control("temperature", "slider", tr("temperature"), TEMPERATURES,
+                [tr("greedy") if t == 0 else f"{t:.1f}" for t in TEMPERATURES]),
+        Control("n_new", "slider", tr("characters"), list(range(1, MAX_NEW + 1))),
+        Control("model", "toggle", tr("model"), [0, 1], [tr("with the mask"), tr("without the mask")]),
+        Control("step", "slider", tr("step"), list(range(1, MAX_NEW + 1)), limit="n_new"),
+    ]
+    words = {
+        "opening": tr("opening"), "write": tr("write ▶"), "back": tr("◀ step back"),
+        "forward": tr("step forward ▶"), "layer_head": tr("layer {layer} · head {head}"),
+        "next": tr("next character: the most likely, and the one chosen (outlined)"),
+        "beyond": tr("chosen: candidate {rank}, not among the {top_k} above"),
+        "triangle": tr("attention of every head: row = query (the character read), column = key; "
+                       "the outlined row is this step's"),
+        "says": tr(SAYS), "greedy": tr(GREEDY), "sampled": tr(SAMPLED), "empty": tr(EMPTY),
+        "unknown": tr(UNKNOWN), "too_long": tr(TOO_LONG), "looks": tr(LOOKS),
+    }
+    title = tr("weights · tiny GPT · {text}")
+    runs: dict[tuple, list[dict]] = {}
+
+    def frame(prompt: str, temperature: float, n_new: int, model: int, step: int) -> dict:
+        refused = problem(prompt, vocab, config.context, traditional, words)
+        if refused:
+            return {"problem": refused, "fields": {"says": refused}}
+        text = model_text(prompt, vocab)
+        ids = tokenizer.encode(text)
+        n = min(n_new, config.context + 1 - len(ids))  # the last position read is T_max - 1
+        key = (text, temperature, n, model)
+        if key not in runs:
+            runs[key] = write(rounded[model], loaded[model][0], ids, n, temperature)
+        steps = runs[key]
+        s = min(step, n)
+        at = steps[s - 1]
+        context = [*ids.tolist(), *(st["token"] for st in steps[: s - 1])]
+        probs = at["probs"]
+        top = np.argsort(-probs, kind="stable")[:TOP_K]
+        rank = int(1 + (probs > probs[at["token"]]).sum())
+        show = lambda ids_: shown_text("".join(vocab[i] for i in ids_), traditional)  # noqa: E731
+        how = words["greedy"] if temperature == 0 else words["sampled"].format(
+            temperature=f"{temperature:.1f}", rank=rank, V=config.vocab_size)
+        fields = {"step": s, "n": n, "context": show(context), "chosen": show([at["token"]]),
+                  "p": plot.number(float(probs[at["token"]]), 3), "how": how}
+        last = at["weights"][:, :, -1, :]  # (n_layers, n_heads, t): the query is the last character
+        return {
+            "problem": None, "ids": context, "written": [st["token"] for st in steps], "chosen": at["token"],
+            "logits": at["logits"], "weights": at["weights"], "top": top.tolist(), "top_probs": probs[top],
+            "rank": rank, "looks": [[int(np.argmax(row)) for row in layer] for layer in last],
+            "fields": {"says": words["says"].format(**fields)},
+        }
+
+    def snapshot(prompt: str, temperature: float, n_new: int, model: int, step: int) -> Figure:
+        f = frame(prompt, temperature, n_new, model, step)
+        if f["problem"]:
+            fig = Figure(figsize=(8, 1))
+            fig.text(0.02, 0.5, f["problem"], va="center")
+            return fig
+        labels = list(shown_text("".join(vocab[i] for i in f["ids"]), traditional))
+        return plot.head_grid(f["weights"], labels,
+                              title=title.format(text="".join(labels)))
+
+    table = hant_table()
+    spec_data = {
+        # characters as code points: the page's font subsets cover the words on show, not all 1,998
+        # characters (a character outside them is drawn by the page's or the system's CJK font)
+        "vocab": [ord(ch) for ch in vocab],
+        "models": [{**pack(p, c), "config": {"V": c.vocab_size, "T_max": c.context, "d": c.d_model,
+                                             "H": c.n_heads, "L": c.n_layers, "f": c.d_ff,
+                                             "causal": c.causal}}
+                   for c, p in loaded],
+        "seed": SEED, "top_k": TOP_K, "traditional": traditional,
+        "to_hant": _code_points(table["to_hant"]) if traditional else [],
+        "to_hans": _code_points(table["to_hans"]),
+        "cmap": colour_table("weights"), "text": words,
+    }
+    first = frame(prompt, temperature, n_new, int(peeking), n_new)
+    shown_first = "".join(first["fields"].values()) + "⏎“”「」…"
+    lab = LiveLab("live_gpt", controls, {"prompt": prompt, "temperature": temperature, "n_new": n_new,
+                                         "model": int(peeking), "step": n_new},
+                  spec_data, frame=frame, readout=READOUT, snapshot=snapshot,
+                  texts=[shown_first, *words.values()])
+    return lab
+
+
+def _code_points(mapping: dict[str, str]) -> list[list[int]]:
+    return [[ord(a), ord(b)] for a, b in mapping.items()]
+
+
+class LiveLab(Lab):
+    """A Lab whose values also hold ``prompt``, free text typed in the page (checked by the frame)."""
+
+    def _checked(self, values: dict[str, Any]) -> dict[str, Any]:
+        values = dict(values)
+        prompt = values.pop("prompt", None)
+        if not isinstance(prompt, str):
+            raise TypeError(f"prompt must be a string; got {type(prompt).__name__}")
+        return {"prompt": prompt, **super()._checked(values)}
+
+    def set_values(self, **changes: Any) -> None:
+        """Move controls or change the opening (``prompt=``); the page follows."""
+        unknown = set(changes) - {"prompt", *self.controls}
+        if unknown:
+            raise ValueError(f"no control named {sorted(unknown)}; controls are {sorted(self.controls)} "
+                             "and the opening is prompt")
+        self.values = self._checked({**self.values, **changes})
+
+    def frame(self, **values: Any) -> dict[str, Any]:
+        values = self._checked({**self.values, **values})
+        key = tuple(values[n] for n in ["prompt", *self.controls])
+        if key not in self._frames:
+            self._frames[key] = self._frame(**values)
+        return self._frames[key]
+
+    @property
+    def readout(self) -> str:
+        return fill(self.spec["readout"], self.state["fields"])

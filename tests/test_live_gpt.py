@@ -1,0 +1,149 @@
+"""The live GPT lab of notebook 09, Python side: its reference frame, its weights, its words.
+
+The page's own forward pass is compared with attnlib in tests/browser/test_live_gpt.py; here the
+Python twin it is compared with, what float16 costs, the Traditional table and the refusals.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+
+import numpy as np
+import pytest
+
+import attnlib
+from attnlib import gpt, labs
+from attnlib.labs import live_gpt
+from attnlib.text import load_poems
+
+
+@pytest.fixture(autouse=True)
+def english():
+    attnlib.set_language("en")  # whatever a test elsewhere left set
+    yield
+    attnlib.set_language("en")
+
+
+@pytest.fixture(scope="module")
+def tok():
+    return load_poems().tokenizer
+
+
+@pytest.fixture(scope="module")
+def lab(tok):
+    with attnlib.set_language("en"):
+        return labs.make_live_gpt_lab(tok)
+
+
+def test_mulberry32_gives_the_numbers_of_its_javascript_twin():
+    """First outputs of mulberry32(0) and mulberry32(123456789) as node printed them from live_gpt.js."""
+    r = live_gpt.Mulberry32(0)
+    assert [r.random() for _ in range(3)] == [0.26642920868471265, 0.0003297457005828619, 0.2232720274478197]
+    r = live_gpt.Mulberry32(123456789)
+    assert r.random() == 0.2577907438389957
+    draws = np.array([live_gpt.Mulberry32(7).random() for _ in range(1)] + [r.random() for _ in range(2000)])
+    assert draws.min() >= 0 and draws.max() < 1 and abs(draws.mean() - 0.5) < 0.03
+
+
+def test_the_packed_weights_are_the_stored_ones_rounded_to_float16():
+    config, params = live_gpt.models()[0]
+    packed = live_gpt.pack(params, config)
+    blob = np.frombuffer(base64.b64decode(packed["f16"]), dtype="<f2")
+    assert blob.size == sum(int(np.prod(s)) for s in packed["shapes"]) == 199_886
+    first = blob[: params["tok_emb"].size].astype(np.float64).reshape(params["tok_emb"].shape)
+    assert packed["names"][0] == "tok_emb"
+    np.testing.assert_array_equal(first, live_gpt.half(params)["tok_emb"])
+    # float16 keeps 11 significant bits: a relative error of at most 2^-11 for these normal numbers
+    big = np.abs(params["tok_emb"]) > 1e-3
+    assert np.max(np.abs(first - params["tok_emb"])[big] / np.abs(params["tok_emb"][big])) <= 2**-11
+
+
+def test_what_float16_costs_against_the_stored_float32_weights(tok):
+    """Greedy lines of 20 characters after 20 held-out openings: the same with float16 and float32 weights
+    (measured: all 40 of 40 the same, largest logit difference about 0.01 of logits that span about 20)."""
+    config, params = live_gpt.models()[0]
+    rounded = live_gpt.half(params)
+    text = load_poems().heldout_ids
+    rng = np.random.default_rng(3)
+    worst, same = 0.0, 0
+    for start in rng.integers(0, text.size - 10, size=20):
+        ids = text[start : start + 1 + start % 5]
+        full = [s["token"] for s in live_gpt.write(params, config, ids, 20, 0)]
+        half = live_gpt.write(rounded, config, ids, 20, 0)
+        same += full == [s["token"] for s in half]
+        worst = max(worst, float(np.abs(gpt.forward(params, config, np.r_[ids, full[:-1]])[0][-1]
+                                        - gpt.forward(rounded, config, np.r_[ids, full[:-1]])[0][-1]).max()))
+    assert same == 20
+    assert worst < 0.05
+
+
+def test_the_greedy_reference_is_attnlibs_cached_generation(tok):
+    config, params = live_gpt.models()[0]
+    ids = tok.encode("明月")
+    greedy = [s["token"] for s in live_gpt.write(params, config, ids, 12, 0)]
+    cached, _ = gpt.generate(params, config, ids, 12, temperature=1e-6, rng=np.random.default_rng(0))
+    assert greedy == cached[2:].tolist()
+
+
+def test_the_frame_shows_the_causal_triangle_and_a_readout(lab, tok):
+    f = lab.state
+    t = len(f["ids"])
+    assert f["weights"].shape == (2, 4, t, t) and t == 2 + 22 - 1
+    assert np.all(np.triu(f["weights"], k=1) == 0)
+    np.testing.assert_allclose(f["weights"].sum(-1), 1.0)
+    assert lab.readout.startswith("step 22 of 22: after “明月")
+    assert "greedy" in lab.readout
+    peek = lab.frame(model=1, step=5)
+    assert np.triu(peek["weights"], k=1).max() > 0.5  # without the mask the past reads the future
+
+
+def test_the_opening_is_a_value_python_can_set(lab):
+    lab.set_values(prompt="白日", step=3)
+    assert lab.values["prompt"] == "白日" and lab.state["fields"]["says"].startswith("step 3 of 22: after “白日")
+    with pytest.raises(TypeError, match="prompt must be a string"):
+        lab.set_values(prompt=3)
+    with pytest.raises(ValueError, match="no control named"):
+        lab.set_values(opening="白日")
+    lab.set_values(prompt="明月", step=22)
+
+
+@pytest.mark.parametrize(("prompt", "words"), [
+    ("", "at least one character"),
+    ("ab明", "cannot read “a”, “b”: it knows only the 1998 characters"),
+    ("月" * 65, "has 65 characters, more than the 64 positions"),
+])
+def test_an_opening_the_model_cannot_read_gets_a_sentence(lab, prompt, words):
+    f = lab.frame(prompt=prompt)
+    assert words in f["problem"] and f["fields"]["says"] == f["problem"]
+
+
+def test_a_full_context_leaves_room_for_one_character(lab):
+    f = lab.frame(prompt="月" * 64, step=22)
+    assert f["problem"] is None and f["fields"]["says"].startswith("step 1 of 1:")
+
+
+def test_traditional_openings_are_read_and_the_output_shown_in_traditional(tok):
+    assert live_gpt.model_text("春風明月樓", tok.vocab) == "春风明月楼"
+    assert live_gpt.shown_text("春风楼", True) == "春風樓" and live_gpt.shown_text("春风", False) == "春风"
+    table = json.loads((attnlib.data.DATA_DIR / "tang_vocab_hant.json").read_text(encoding="utf-8"))
+    assert all(s in tok.vocab for s in table["to_hant"]) and all(s in tok.vocab for s in table["to_hans"].values())
+    assert not any(t in tok.vocab for t in table["to_hans"])
+    with attnlib.set_language("zh-Hant"):
+        lab = labs.make_live_gpt_lab(tok, "春風")
+    says = lab.readout
+    assert says.startswith("第 22 步") and "「春風" in says and "风" not in says
+    with pytest.raises(TypeError, match="text must be a string"):
+        live_gpt.model_text(3, tok.vocab)
+
+
+def test_the_lab_refuses_another_vocabulary():
+    with pytest.raises(ValueError, match="tokenizer must be the Tang poems' CharTokenizer"):
+        labs.make_live_gpt_lab(attnlib.text.CharTokenizer(list("abc")))
+
+
+def test_the_stored_state_stays_near_a_megabyte(lab):
+    """What the lab adds to a notebook (and to a site page): the float16 weights of the two models
+    (about 1.07 MB as base64) dominate."""
+    size = len(json.dumps(lab.page_state(), ensure_ascii=False).encode("utf-8"))
+    assert 1_000_000 < size < 1_250_000
