@@ -21,6 +21,7 @@ from helpers import (
     JupyterLab,
     NotebookRun,
     open_notebook,
+    require_assets,
     run_all,
     running_jupyter_lab,
     shut_down,
@@ -49,6 +50,22 @@ def require_chromium() -> str:
     if os.environ.get("CI"):
         pytest.fail(f"{reason}; CI must run them: .ci/run installs it")
     pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory) -> Path:
+    """The website of every notebook of the three editions, built once per session (tools/build_site.py)."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "tools"))
+    import build_site
+
+    require_assets(build_site.PACKAGES, "the site")
+    notebooks = [p for folder in (NOTEBOOKS, NOTEBOOKS / "zh-Hans", NOTEBOOKS / "zh-Hant")
+                 for p in sorted(folder.glob("[0-9][0-9]_*.ipynb"))]
+    out = tmp_path_factory.mktemp("site")
+    build_site.build(notebooks, out, log=lambda *_: None)
+    return out
 
 
 @pytest.fixture(scope="session")

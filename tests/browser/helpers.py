@@ -4,6 +4,9 @@ JupyterLab: start a server on a folder, open a notebook, wait until its kernel i
 (the toolbar says "idle" before the kernel can take a Run All, which is then silently dropped),
 run every cell, wait until the run really finished, and collect what went wrong.
 
+Pages opened from disk (the site, the decks): ``Watch`` records every request and script error and
+refuses the network; ``require_assets`` skips (or, in CI, fails) where the pinned npm packages are missing.
+
 Labs (``attnlib.labs.Lab``, drawn in the page: ``.attn-lab`` with its controls, an ``svg.figure`` and a
 readout): find them, move every control with the keyboard as a learner would, and read the setting,
 the readout and a fingerprint of the picture.
@@ -510,3 +513,41 @@ async (code) => {
 def in_kernel(page, code: str) -> str:
     """Run ``code`` in the kernel of the notebook on show (not in a cell) and return what it printed."""
     return page.evaluate(_EXECUTE, code)
+
+
+# ---- pages opened from disk ---------------------------------------------------------------------------
+class Watch:
+    """Every request, failed request, page error and console error of a page; refuses the network."""
+
+    def __init__(self, page) -> None:
+        self.requests: list[str] = []
+        self.failed: list[str] = []
+        self.errors: list[str] = []
+        page.on("request", lambda r: self.requests.append(r.url))
+        page.on("requestfailed", lambda r: self.failed.append(r.url))
+        page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
+        page.on("console", lambda m: self.errors.append(f"console: {m.text}") if m.type == "error" else None)
+        # Anything not on disk is refused as well as recorded, so a leak cannot go unnoticed or hang.
+        page.route(re.compile(r"^(?!file:|data:).*"), lambda route: route.abort())
+
+    def check(self) -> None:
+        assert self.requests, "no request was recorded at all"
+        off_disk = [url for url in self.requests if not url.startswith(("file://", "data:"))]
+        assert not off_disk, f"requests left the machine: {off_disk[:5]}"
+        assert not self.failed, f"files missing next to the pages: {self.failed[:5]}"
+        assert not self.errors, "\n".join(self.errors[:5])
+
+
+def require_assets(packages, what: str) -> None:
+    """Skip (a learner's machine) or fail (CI) when the pinned npm packages are neither cached nor
+    obtainable with npm."""
+    import shutil
+
+    import offline_pages  # tools/ (on the path of every test module that builds pages)
+    import pytest
+
+    if not offline_pages.cached(packages, offline_pages.CACHE) and shutil.which("npm") is None:
+        reason = f"{what} needs its pinned npm packages: no copy in .cache/slides/ and no npm to fetch them"
+        if os.environ.get("CI"):
+            pytest.fail(f"{reason}; CI must build it")
+        pytest.skip(reason)

@@ -23,21 +23,18 @@ fail instead.
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
 import sys
 from pathlib import Path
 
 import pytest
-from helpers import NOTEBOOKS
+from helpers import NOTEBOOKS, Watch, require_assets
 
 import attnlib
 from attnlib.quiz import as_html, feedback, quiz
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
-import build_site  # noqa: E402
 import build_slides  # noqa: E402
 import offline_pages  # noqa: E402
 
@@ -62,23 +59,6 @@ def with_quizzes() -> list[tuple[str, Path]]:
             if quiz_number(p) is not None]
 
 
-def require_assets(packages, what: str) -> None:
-    if not offline_pages.cached(packages, offline_pages.CACHE) and shutil.which("npm") is None:
-        reason = f"{what} needs its pinned npm packages: no copy in .cache/slides/ and no npm to fetch them"
-        if os.environ.get("CI"):
-            pytest.fail(f"{reason}; CI must build it")
-        pytest.skip(reason)
-
-
-@pytest.fixture(scope="session")
-def quiz_site(tmp_path_factory) -> Path:
-    require_assets(build_site.PACKAGES, "the site")
-    notebooks = [p for lang in LANGUAGES for p in sorted(edition(lang).glob("[0-9][0-9]_*.ipynb"))]
-    out = tmp_path_factory.mktemp("quiz-site")
-    build_site.build(notebooks, out, log=lambda *_: None)
-    return out
-
-
 @pytest.fixture(scope="session")
 def quiz_decks(tmp_path_factory) -> dict[str, Path]:
     """The deck of the first notebook with a quiz, in each language."""
@@ -88,27 +68,6 @@ def quiz_decks(tmp_path_factory) -> dict[str, Path]:
     out = tmp_path_factory.mktemp("quiz-slides")
     decks = build_slides.build(paths, out, log=lambda *_: None)
     return {offline_pages.edition_of(path): deck for path, deck in zip(paths, decks, strict=True)}
-
-
-class Watch:
-    """Every request, failed request and script error of a page; anything not on disk is refused."""
-
-    def __init__(self, page) -> None:
-        self.requests: list[str] = []
-        self.failed: list[str] = []
-        self.errors: list[str] = []
-        page.on("request", lambda r: self.requests.append(r.url))
-        page.on("requestfailed", lambda r: self.failed.append(r.url))
-        page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
-        page.on("console", lambda m: self.errors.append(f"console: {m.text}") if m.type == "error" else None)
-        page.route(re.compile(r"^(?!file:|data:).*"), lambda route: route.abort())
-
-    def check(self) -> None:
-        assert self.requests, "no request was recorded at all"
-        off_disk = [url for url in self.requests if not url.startswith(("file://", "data:"))]
-        assert not off_disk, f"requests left the machine: {off_disk[:5]}"
-        assert not self.failed, f"files missing: {self.failed[:5]}"
-        assert not self.errors, "\n".join(self.errors[:5])
 
 
 # What the page shows for one question, and the score line (HTML as the page serialises it).
@@ -167,9 +126,9 @@ def page_url(site: Path, language: str, path: Path) -> str:
 
 @pytest.mark.parametrize(("language", "notebook"), with_quizzes(),
                          ids=lambda v: v if isinstance(v, str) else v.stem)
-def test_every_question_answered_wrong_then_right_on_the_site(page, quiz_site, language, notebook):
+def test_every_question_answered_wrong_then_right_on_the_site(page, site, language, notebook):
     watch = Watch(page)
-    page.goto(page_url(quiz_site, language, notebook))
+    page.goto(page_url(site, language, notebook))
     page.wait_for_selector(".live-quiz .attn-quiz fieldset.question")
     roots = page.locator(".attn-quiz")
     assert roots.count() == 1, f"{roots.count()} quizzes on the page"
@@ -196,10 +155,10 @@ KEYS_JS = """(root) => {
 }"""
 
 
-def test_the_quiz_works_from_the_keyboard(page, quiz_site):
+def test_the_quiz_works_from_the_keyboard(page, site):
     language, notebook = with_quizzes()[0]
     watch = Watch(page)
-    page.goto(page_url(quiz_site, language, notebook))
+    page.goto(page_url(site, language, notebook))
     root = page.locator(".attn-quiz").first
     root.locator("fieldset.question").first.wait_for()
     expected = Expected(quiz_number(notebook), language)

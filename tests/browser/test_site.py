@@ -17,16 +17,14 @@ are skipped with the reason (a learner's machine), and in CI they fail instead.
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 import sys
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import nbformat
 import pytest
-from helpers import walk_labs
+from helpers import Watch, walk_labs
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
@@ -60,44 +58,6 @@ def stored_labs(path: Path) -> int:
 def has_math(path: Path) -> bool:
     nb = nbformat.read(path, as_version=4)
     return any(c.cell_type == "markdown" and "$" in c.source for c in nb.cells)
-
-
-def require_assets(what: str) -> None:
-    if not offline_pages.cached(build_site.PACKAGES, offline_pages.CACHE) and shutil.which("npm") is None:
-        reason = f"{what} needs MathJax: no copy in .cache/slides/ and no npm to fetch it"
-        if os.environ.get("CI"):
-            pytest.fail(f"{reason}; CI must build it")
-        pytest.skip(reason)
-
-
-@pytest.fixture(scope="session")
-def site(tmp_path_factory) -> Path:
-    require_assets("the site")
-    out = tmp_path_factory.mktemp("site")
-    build_site.build(NOTEBOOKS + EDITION_NOTEBOOKS, out, log=lambda *_: None)
-    return out
-
-
-class Watch:
-    """Every request, failed request, page error and console error of a page; refuses the network."""
-
-    def __init__(self, page) -> None:
-        self.requests: list[str] = []
-        self.failed: list[str] = []
-        self.errors: list[str] = []
-        page.on("request", lambda r: self.requests.append(r.url))
-        page.on("requestfailed", lambda r: self.failed.append(r.url))
-        page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
-        page.on("console", lambda m: self.errors.append(f"console: {m.text}") if m.type == "error" else None)
-        # Anything not on disk is refused as well as recorded, so a leak cannot go unnoticed or hang.
-        page.route(re.compile(r"^(?!file:|data:).*"), lambda route: route.abort())
-
-    def check(self) -> None:
-        assert self.requests, "no request was recorded at all"
-        off_disk = [url for url in self.requests if not url.startswith(("file://", "data:"))]
-        assert not off_disk, f"requests left the machine: {off_disk[:5]}"
-        assert not self.failed, f"files missing next to the pages: {self.failed[:5]}"
-        assert not self.errors, "\n".join(self.errors[:5])
 
 
 def test_every_notebook_has_a_page_and_the_index_lists_them(site):
