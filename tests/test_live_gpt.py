@@ -1,6 +1,6 @@
 """The live GPT lab of notebook 09, Python side: its reference frame, its weights, its words.
 
-The page's own forward pass is compared with attnlib in tests/browser/test_live_gpt.py; here the
+The page's own forward pass is compared with attnlib in tests/browser/test_live_gpt_in_the_page.py; here the
 Python twin it is compared with, what float16 costs, the Traditional table and the refusals.
 """
 
