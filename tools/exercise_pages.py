@@ -49,19 +49,20 @@ def _inline(text: str) -> str:
 
 
 def card_html(task: Task, compact: bool = False) -> str:
-    """The task card as HTML. ``compact`` (a slide): the checks and the mistakes folded away too."""
+    """The task card as HTML. ``compact`` (a slide, where the exercise's statement is just above): the
+    title and how to run it on one line, what to write and what the checker tests folded away."""
     first, *rest = task.paragraphs
     watch = "".join(f"<li>{_inline(w)}</li>" for w in task.watch)
     checks = "".join(f"<p>{_inline(p)}</p>" for p in rest) + (f"<ul>{watch}</ul>" if watch else "")
+    title = f'<span class="exercise-task-title">{html.escape(task.title)}</span>'
+    run = f'<span class="exercise-task-run">{_inline(task.run)}</span>'
     if compact:
-        checks = f"<details><summary>{html.escape(task.summary)}</summary>{checks}</details>"
-    return (
-        '<div class="exercise-task">'
-        f'<p class="exercise-task-title">{html.escape(task.title)}</p>'
-        f"<p>{_inline(first)}</p>{checks}"
-        f'<p class="exercise-task-run">{_inline(task.run)}</p>'
-        "</div>"
-    )
+        return (
+            f'<div class="exercise-task compact"><p>{title} · {run}</p>'
+            f"<details><summary>{html.escape(task.summary)}</summary><p>{_inline(first)}</p>{checks}</details>"
+            "</div>"
+        )
+    return f'<div class="exercise-task"><p>{title}</p><p>{_inline(first)}</p>{checks}<p>{run}</p></div>'
 
 
 def task_cards(nb, path: Path, compact: bool = False) -> int:

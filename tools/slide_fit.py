@@ -47,10 +47,11 @@ FIT_JS = """(slack) => {
     slide.scrollTop = 0; slide.scrollLeft = 0;
     const scale = Reveal.getScale();
     const box = frame.getBoundingClientRect();
-    // What is drawn: notes are not shown; MathJax's assistive copy is clipped to 1 px by design, and
-    // the parts of a formula clip inside it (the formula's own box is what counts).
+    // What is drawn: notes are not shown, nor what a closed <details> folds away; MathJax's assistive
+    // copy is clipped to 1 px by design, and the parts of a formula clip inside it (the formula's own box
+    // is what counts).
     const drawn = (root) => [...root.querySelectorAll('*')].filter(el =>
-        !el.closest('aside.notes, script, style, mjx-assistive-mml')
+        !el.closest('aside.notes, script, style, mjx-assistive-mml, details:not([open]) > :not(summary)')
         && !(el.tagName.startsWith('MJX-') && el.tagName !== 'MJX-CONTAINER'));
     let bottom = 0, right = 0;
     const inside = [];

@@ -287,8 +287,8 @@ def make_live_gpt_lab(tokenizer: Any, prompt: str = "明月", *, n_new: int = 22
             fig.text(0.02, 0.5, f["problem"], va="center")
             return fig
         labels = list(shown_text("".join(vocab[i] for i in f["ids"]), traditional))
-        return plot.head_grid(f["weights"], labels,
-                              title=title.format(text="".join(labels)))
+        text = "".join(labels) if len(labels) <= 12 else "".join(labels[:12]) + "…"  # the title fits the grid
+        return plot.head_grid(f["weights"], labels, title=title.format(text=text))
 
     table = hant_table()
     spec_data = {
