@@ -99,11 +99,13 @@ def test_the_watch_list_in_english_is_the_phrases_themselves():
 # Part 2: the worked answer is the checker's reference
 
 
+@pytest.mark.repo
 def test_every_exercise_has_exactly_one_folded_solution_in_its_notebook():
     checked = [checker for _, _, checker, _ in SOLUTIONS]
     assert sorted(checked) == sorted(EXERCISES), sorted(set(EXERCISES) ^ set(checked))
 
 
+@pytest.mark.repo
 @pytest.mark.parametrize(
     ("notebook", "cell_id", "checker", "source"), SOLUTIONS, ids=[f"{s[0][:2]}-{s[2]}" for s in SOLUTIONS]
 )

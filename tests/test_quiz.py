@@ -313,6 +313,7 @@ def tools():
     return offline_pages, build_slides
 
 
+@pytest.mark.repo
 def test_a_stored_quiz_is_mounted_live_where_no_kernel_runs():
     offline_pages, _ = tools()
     nb, widget = stored_quiz_notebook()
@@ -328,6 +329,7 @@ def test_a_stored_quiz_is_mounted_live_where_no_kernel_runs():
     assert "widgets" not in nb.metadata
 
 
+@pytest.mark.repo
 def test_a_quiz_gets_a_slide_of_its_own_with_its_code_in_the_notes():
     _, build_slides = tools()
     nb, _ = stored_quiz_notebook()
