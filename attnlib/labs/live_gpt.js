@@ -2,7 +2,7 @@
 // here, in the page, one character at a time with the key/value cache; every head's attention and
 // the candidates for the next character are drawn at each step.
 // This module is a second implementation of attnlib.gpt's forward pass (no Python runs on the site):
-// tests/browser/test_live_gpt.py holds it to attnlib on many openings (logits, weights, greedy text).
+// tests/browser/test_live_gpt_in_the_page.py holds it to attnlib on many openings (logits, weights, greedy text).
 import { colour, createLab, number, svg, text, words } from "./kit.js";
 
 // ---- the weights ---------------------------------------------------------------------------------------
@@ -468,23 +468,44 @@ function build(picture, spec, change) {
     }
   }
   view.heads.el = heads;
-  view.rgb = d.cmap.fill.map((hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)));
+  view.rgba = d.cmap.fill.map((hex) => pixel([1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16))));
   return view;
 }
+
+// Attributes, text and display set only where they change, remembered on the node (reading them back
+// from the DOM costs as much as writing): a step changes a few characters and bars, and setting the same
+// text again makes the browser shape it and lay it out again.
+function put(node, attrs) {
+  const was = node.attnShown || (node.attnShown = {});
+  for (const key in attrs) {
+    const value = attrs[key];
+    if (was[key] === value) continue;
+    was[key] = value;
+    if (key === "text") node.textContent = value;
+    else if (key === "display") node.style.display = value;
+    else node.setAttribute(key, value);
+  }
+}
+
+const INK = { prompt: "#222", written: "#4c72b0", next: "#dd8452", future: "#bbb", none: "#bbb" };
+const EDGE = { prompt: "#ccc", written: "#ccc", next: "#dd8452", future: "none", none: "none" };
+// A colour as one pixel of a Uint32Array over ImageData (bytes R, G, B, A in memory: little-endian).
+const pixel = ([r, g, b]) => ((255 << 24) | (b << 16) | (g << 8) | r) >>> 0;
+const BLOCKED = pixel([236, 236, 236]);
 
 function draw(v, f, spec, values) {
   const d = v.d;
   v.values = values;
   v.problem = f.problem;
   if (document.activeElement !== v.input && v.input.value !== values.prompt) v.input.value = values.prompt;
-  v.input.setAttribute("aria-invalid", f.problem ? "true" : "false");
+  put(v.input, { "aria-invalid": f.problem ? "true" : "false" });
   const show = !f.problem;
-  v.heads.el.style.display = show ? "" : "none";
-  v.nextLabel.style.display = show ? "" : "none";
+  put(v.heads.el, { display: show ? "" : "none" });
+  put(v.nextLabel, { display: show ? "" : "none" });
   if (!show) {
-    v.cells.forEach(({ box, ch }) => { ch.textContent = ""; box.setAttribute("stroke", "none"); });
-    v.bars.forEach((b) => [b.token, b.bar, b.value].forEach((el) => { el.style.display = "none"; }));
-    v.beyond.textContent = "";
+    v.cells.forEach(({ box, ch }) => { put(ch, { text: "" }); put(box, { stroke: "none" }); });
+    v.bars.forEach((b) => [b.token, b.bar, b.value].forEach((el) => put(el, { display: "none" })));
+    put(v.beyond, { text: "" });
     v.back.disabled = v.forward.disabled = true;
     return;
   }
@@ -497,48 +518,50 @@ function draw(v, f, spec, values) {
   const total = n0 + f.n;  // the opening and every character the run will write
   v.cells.forEach(({ box, ch }, j) => {
     const state = j >= total ? "none" : j < n0 ? "prompt" : j < t ? "written" : j === t ? "next" : "future";
-    ch.textContent = state === "none" ? "" : state === "future" ? "·" : shown(d, prepare(d).chars[line[j]]);
-    ch.setAttribute("fill", { prompt: "#222", written: "#4c72b0", next: "#dd8452", future: "#bbb", none: "#bbb" }[state]);
-    box.setAttribute("stroke", state === "next" ? "#dd8452" : state === "prompt" || state === "written" ? "#ccc" : "none");
+    const glyph = state === "none" ? "" : state === "future" ? "·" : shown(d, prepare(d).chars[line[j]]);
+    put(ch, { text: glyph, fill: INK[state] });
+    put(box, { stroke: EDGE[state] });
   });
   const rows = Math.ceil(total / COLS);
-  v.svg.setAttribute("viewBox", `0 0 ${W} ${heightFor(d, rows)}`);
-  v.below.setAttribute("transform", `translate(0 ${barsTop(rows)})`);
+  put(v.svg, { viewBox: `0 0 ${W} ${heightFor(d, rows)}` });
+  put(v.below, { transform: `translate(0 ${barsTop(rows)})` });
   const widest = f.top_probs[0];  // bars in proportion to the most likely candidate's probability
   v.bars.forEach((b, k) => {
     const beyond = k === d.top_k;
     const visible = !beyond || f.rank > d.top_k;
-    [b.token, b.bar, b.value].forEach((el) => { el.style.display = visible ? "" : "none"; });
+    [b.token, b.bar, b.value].forEach((el) => put(el, { display: visible ? "" : "none" }));
     if (!visible) return;
     const id = beyond ? f.chosen : f.top[k];
     const prob = beyond ? f.p_chosen : f.top_probs[k];
-    b.token.textContent = shown(d, prepare(d).chars[id]);
-    b.bar.setAttribute("width", Math.max(1, (BAR_W * prob) / widest));
-    b.bar.setAttribute("fill", colour(d.cmap, 0, 1, 0.15 + 0.85 * prob).fill);
-    b.bar.setAttribute("stroke", id === f.chosen ? "black" : "none");
-    b.value.setAttribute("x", 50 + (BAR_W * prob) / widest + 8);
-    b.value.textContent = number(prob, 3);
+    const width = (BAR_W * prob) / widest;
+    put(b.token, { text: shown(d, prepare(d).chars[id]) });
+    put(b.bar, { width: Math.max(1, width), fill: colour(d.cmap, 0, 1, 0.15 + 0.85 * prob).fill,
+      stroke: id === f.chosen ? "black" : "none" });
+    put(b.value, { x: 50 + width + 8, text: number(prob, 3) });
   });
-  v.beyond.textContent = f.rank > d.top_k ? words(d.text.beyond, { rank: f.rank, top_k: d.top_k }) : "";
-  // the triangles: one pixel per (query, key), scaled up by the page; queries not read yet stay blank
+  put(v.beyond, { text: f.rank > d.top_k ? words(d.text.beyond, { rank: f.rank, top_k: d.top_k }) : "" });
+  const causal = spec.data.models[values.model].config.causal;
+  const n = v.rgba.length;
   v.heads.forEach((hd) => {
     const rows = f.weights[hd.l][hd.h];
-    if (hd.canvas.width !== total) { hd.canvas.width = total; hd.canvas.height = total; }
-    const img = hd.ctx.createImageData(total, total);
+    if (hd.canvas.width !== total) {
+      hd.canvas.width = total; hd.canvas.height = total;
+      hd.img = hd.ctx.createImageData(total, total);
+      hd.px = new Uint32Array(hd.img.data.buffer);  // one RGBA pixel a number
+    }
+    const { img, px } = hd;
+    px.fill(0);
     for (let i = 0; i < t; i += 1) {
+      const row = rows[i];
       for (let j = 0; j < t; j += 1) {
-        const w = rows[i][j];
-        const masked = j > i && spec.data.models[values.model].config.causal;
-        const c = masked ? [236, 236, 236] : v.rgb[Math.min(v.rgb.length - 1, Math.floor(Math.max(0, w) * v.rgb.length))];
-        const at = 4 * (i * total + j);
-        img.data[at] = c[0]; img.data[at + 1] = c[1]; img.data[at + 2] = c[2]; img.data[at + 3] = 255;
+        px[i * total + j] = causal && j > i ? BLOCKED : v.rgba[Math.min(n - 1, Math.floor(Math.max(0, row[j]) * n))];
       }
     }
     hd.ctx.putImageData(img, 0, 0);
     hd.row.style.top = `${(100 * (t - 1)) / total}%`;
     hd.row.style.height = `${100 / total}%`;
     const best = f.looks[hd.l][hd.h];
-    hd.looks.textContent = words(d.text.looks, { token: shown(d, prepare(d).chars[f.ids[best]]), weight: number(rows[t - 1][best], 2) });
+    put(hd.looks, { text: words(d.text.looks, { token: shown(d, prepare(d).chars[f.ids[best]]), weight: number(rows[t - 1][best], 2) }) });
   });
 }
 
