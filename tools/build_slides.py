@@ -141,6 +141,14 @@ Reveal.initialize({
   height: {{ reveal_height }},
   plugins: [RevealNotes]
 });
+// Only the slide on screen takes the keyboard: every other slide is inert, so Tab can never scroll the
+// deck to a slide the room does not see (and a lab's controls are the first stops on its slide).
+function onlyThisSlide() {
+  const here = Reveal.getCurrentSlide();
+  document.querySelectorAll(".reveal .slides section").forEach((s) => { s.inert = !s.contains(here); });
+}
+Reveal.on("ready", onlyThisSlide);
+Reveal.on("slidechanged", onlyThisSlide);
 </script>
 {% endblock footer_js %}
 """
@@ -320,6 +328,16 @@ def make_exporter(urls: dict[str, str]):
     return exporter
 
 
+# nbconvert makes every cell's input and output a Tab stop (a page scrolls them; a slide never does) and
+# every heading's ¶ link another: on a slide these only stand between the lecturer and the lab.
+CELL_TAB_STOP = re.compile(r'(<div class="(?:jp-Cell-inputWrapper|[^"]*\bjp-OutputArea-output\b[^"]*)"[^>]*?) tabindex="0"')
+
+
+def without_tab_stops(html: str) -> str:
+    """The deck's HTML with no cell wrapper or output in the Tab order and its ¶ links out of it."""
+    return CELL_TAB_STOP.sub(r"\1", html).replace('<a class="anchor-link" ', '<a class="anchor-link" tabindex="-1" ')
+
+
 def build(notebooks: list[Path], out: Path, log=print, prune: bool = False) -> list[Path]:
     """Write one `<name>.slides.html` per notebook and `index.html` into out; return the decks.
 
@@ -349,7 +367,7 @@ def build(notebooks: list[Path], out: Path, log=print, prune: bool = False) -> l
                 "figure_heights": figure_heights(nb),
             }
             body, _ = exporter.from_notebook_node(nb, resources=resources)
-            body = offline_pages.with_language(body, language)
+            body = offline_pages.with_language(without_tab_stops(body), language)
             deck = folder / name
             deck.write_text(body, encoding="utf-8")
             written.append(deck)

@@ -9,7 +9,7 @@ per size and measures every slide in reveal.js's coordinates), and the type is a
 Every lab fits its slide (1280×800) without scrolling. On two decks (a menu and a slider in 02; toggles
 and linked sliders in 06) every control of every lab is moved with the keyboard (the walk of
 tests/browser/test_site.py): the picture and the readout follow, and the arrow keys move the focused
-control, never the slides.
+control, never the slides. Tab never leaves the slide on screen, and on a lab's slide its first stop is the lab.
 Building needs the pinned reveal.js and MathJax tarballs in .cache/slides/ or npm to fetch them; without
 either the tests are skipped with the reason (a learner's machine), and in CI they fail instead.
 """
@@ -156,6 +156,48 @@ def test_a_lab_on_a_slide_fits_and_moves_with_the_keyboard_not_the_slides(page, 
     page.keyboard.press("ArrowRight")  # with no lab control in focus, the keys move the slides again
     page.wait_for_function("(b) => Reveal.getIndices().h !== b.h", arg=before)
     assert not errors, errors[:3]
+
+
+# Where the keyboard's focus is: on the slide on screen, on another slide, or outside the slides (reveal's
+# own controls, the language links), and whether the deck was scrolled to show it.
+FOCUS_JS = """() => {
+    const el = document.activeElement, section = el && el.closest('.reveal .slides section');
+    const here = Reveal.getCurrentSlide(), deck = document.querySelector('.reveal');
+    return {at: Reveal.getIndices(), where: !section ? 'outside' : section.contains(here) ? 'here' : 'elsewhere',
+            scrolled: deck.scrollTop + deck.scrollLeft + document.querySelector('.reveal .slides').scrollTop,
+            what: el ? el.outerHTML.slice(0, 80) : null};
+}"""
+
+
+def test_tab_stays_on_the_slide_on_screen(page, decks):
+    """Only the slide on screen takes the keyboard: on a projector, a Tab that moved focus to a cell of
+    another slide scrolled the deck away and showed the room a white screen."""
+    page.goto(decks["05_scaling_by_sqrt_dk"].as_uri() + "#/1")
+    page.wait_for_function("() => window.Reveal && Reveal.isReady()", timeout=15_000)
+    for press in range(1, 16):
+        page.keyboard.press("Tab")
+        focus = page.evaluate(FOCUS_JS)
+        assert focus["where"] != "elsewhere" and focus["scrolled"] == 0, f"Tab {press}: {focus}"
+        assert focus["at"]["h"] == 1, f"Tab {press} moved the deck: {focus}"
+
+
+@pytest.mark.parametrize("notebook", with_labs(), ids=lambda p: p.stem if p else "none")
+def test_the_first_tab_stop_on_a_labs_slide_is_the_lab(page, decks, notebook):
+    """Arriving on a lab's slide, one Tab puts the lecturer on its first control (no cell, ¶ link or
+    output of the slide before it)."""
+    uri = decks[notebook.stem].as_uri()
+    page.goto(uri)
+    page.wait_for_function("() => window.Reveal && Reveal.isReady()", timeout=15_000)
+    slides = page.evaluate("""() => Array.from(document.querySelectorAll('.attn-lab'), (root) => {
+        const at = Reveal.getIndices(root.closest('section')); return `#/${at.h}/${at.v}`; })""")
+    assert slides
+    for i, slide in enumerate(slides):
+        page.goto("about:blank")
+        page.goto(uri + slide)
+        page.wait_for_function("() => window.Reveal && Reveal.isReady()", timeout=15_000)
+        page.keyboard.press("Tab")
+        inside = page.locator(".attn-lab").nth(i).evaluate("(root) => root.contains(document.activeElement)")
+        assert inside, f"lab {i + 1} ({slide}): the first Tab stop is {page.evaluate(FOCUS_JS)}"
 
 
 # Type sizes in slide units (the slide is 1280×800): prose, and code with its printed output.
