@@ -330,12 +330,15 @@ def make_exporter(urls: dict[str, str]):
 
 # nbconvert makes every cell's input and output a Tab stop (a page scrolls them; a slide never does) and
 # every heading's ¶ link another: on a slide these only stand between the lecturer and the lab.
-CELL_TAB_STOP = re.compile(r'(<div class="(?:jp-Cell-inputWrapper|[^"]*\bjp-OutputArea-output\b[^"]*)"[^>]*?) tabindex="0"')
+CELL_TAB_STOP = re.compile(
+    r'(<div class="(?:jp-Cell-inputWrapper|[^"]*\bjp-OutputArea-output\b[^"]*)"[^>]*?) tabindex="0"'
+)
+ANCHOR = '<a class="anchor-link" '
 
 
 def without_tab_stops(html: str) -> str:
     """The deck's HTML with no cell wrapper or output in the Tab order and its ¶ links out of it."""
-    return CELL_TAB_STOP.sub(r"\1", html).replace('<a class="anchor-link" ', '<a class="anchor-link" tabindex="-1" ')
+    return CELL_TAB_STOP.sub(r"\1", html).replace(ANCHOR, ANCHOR + 'tabindex="-1" ')
 
 
 def build(notebooks: list[Path], out: Path, log=print, prune: bool = False) -> list[Path]:
