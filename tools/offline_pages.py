@@ -95,6 +95,9 @@ window.MathJax = {
     processEscapes: true,
     processEnvironments: true
   },
+  // characters MathJax's fonts lack (\text{明月照高楼} in 09): the bundled CJK font first (its
+  // unicode-range limits it to Chinese), then the machine's
+  chtml: { unknownFamily: '"Attn CJK", serif' },
   options: { enableMenu: false, ignoreHtmlClass: 'tex2jax_ignore|mathjax_ignore|live-lab|live-quiz' }
 };
 </script>

@@ -187,10 +187,6 @@ def test_every_chinese_text_is_drawn_with_the_bundled_font(page, site, edition):
     page.goto((site / edition.parent.name / f"{edition.stem}.html").as_uri())
     page.evaluate(CJK_FONT_LOADED_JS)
     page.wait_for_timeout(300)
-    cdp = page.context.new_cdp_session(page)
-    cdp.send("DOM.enable")
-    cdp.send("CSS.enable")
-    root = cdp.send("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
     # every element whose own text (not its children's) holds Chinese
     marked = page.evaluate("""() => {
         const chinese = /[\\u2e80-\\u9fff\\uf900-\\ufaff\\ufe30-\\uffef]/; let k = 0;
@@ -203,13 +199,42 @@ def test_every_chinese_text_is_drawn_with_the_bundled_font(page, site, edition):
         return k;
     }""")
     assert marked > 50
-    wrong = []
-    for node in cdp.send("DOM.querySelectorAll", {"nodeId": root, "selector": "[data-cjk-check]"})["nodeIds"]:
-        fonts = cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
-        if not any(f["isCustomFont"] for f in fonts):
-            text = cdp.send("DOM.getOuterHTML", {"nodeId": node})["outerHTML"][:80]
-            wrong.append(f"{text} drawn with {[f['familyName'] for f in fonts]}")
+    wrong = [f"{html} drawn with {[f['familyName'] for f in fonts]}"
+             for html, fonts in platform_fonts(page, "[data-cjk-check]") if not any(f["isCustomFont"] for f in fonts)]
     assert not wrong, f"{len(wrong)} of {marked} Chinese texts drawn without the CJK font:\n" + "\n".join(wrong[:10])
+
+
+def platform_fonts(page, selector: str) -> list[tuple[str, list[dict]]]:
+    """(the start of its HTML, the fonts Chromium drew it with) for every element matching ``selector``."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("DOM.enable")
+    cdp.send("CSS.enable")
+    root = cdp.send("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
+    return [(cdp.send("DOM.getOuterHTML", {"nodeId": node})["outerHTML"][:80],
+             cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"])
+            for node in cdp.send("DOM.querySelectorAll", {"nodeId": root, "selector": selector})["nodeIds"]]
+
+
+@pytest.mark.parametrize("language", ["en", "zh-Hans", "zh-Hant"])
+def test_chinese_in_a_formula_is_drawn_with_the_bundled_font(page, site, language):
+    """MathJax draws the characters its own fonts lack (\\text{明月照高楼} in 09) with the bundled CJK font,
+    not whatever serif font a machine has (none with Chinese, on many)."""
+    page.goto((site if language == "en" else site / language).joinpath("09_a_tiny_gpt.html").as_uri())
+    page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
+    page.evaluate("() => MathJax.startup.promise")
+    page.evaluate(CJK_FONT_LOADED_JS)
+    marked = page.evaluate("""() => {
+        let k = 0;
+        for (const el of document.querySelectorAll('mjx-container mjx-utext')) {
+            if (/[\\u4e00-\\u9fff]/.test(el.textContent)) el.setAttribute('data-cjk-math', String(k++));
+        }
+        return k;
+    }""")
+    assert marked >= 5, "page 09 should typeset 明月照高楼 in a formula"
+    drawn = platform_fonts(page, "[data-cjk-math]")
+    wrong = [f"{html} drawn with {[f['familyName'] for f in fonts]}" for html, fonts in drawn
+             if not all(f["isCustomFont"] and not f["familyName"].startswith("MathJax") for f in fonts)]
+    assert not wrong, "\n".join(wrong[:5])  # MathJax_Zero has no Chinese: it draws an empty box
 
 
 # ---- finding your way: contents, outline, search ------------------------------------------------------
