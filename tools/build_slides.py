@@ -400,9 +400,13 @@ def write_index(out: Path, language: str = "en", available: tuple[str, ...] = ("
         found = re.search(r"<title>(.*?) slides</title>", deck.read_text(encoding="utf-8"))
         title_of = found.group(1) if found else deck.name
         items.append(f'<li><a href="{html.escape(deck.name)}">{title_of}</a></li>')  # already escaped
+    # the bundled CJK face for the Chinese titles and language names, at the one weight it has
+    font = offline_pages.CJK_HEAD.replace("{{ resources.offline.cjk_font }}", asset_urls(
+        offline_pages.root_prefix(language))["cjk_font"])
     (out / "index.html").write_text(
-        f"<!DOCTYPE html>\n<html lang='{language}'><head><meta charset='utf-8'><title>{title}</title>"
-        "<style>body{font-family:sans-serif;max-width:40em;margin:3em auto;line-height:1.6}"
+        f"<!DOCTYPE html>\n<html lang='{language}'><head><meta charset='utf-8'><title>{title}</title>{font}"
+        "<style>body{font-family:sans-serif,'Attn CJK';max-width:40em;margin:3em auto;line-height:1.6}"
+        "h1{font-weight:normal;font-size:2.2em}strong{font-weight:normal;border-bottom:2px solid}"
         "ul{list-style:none;padding:0}</style>"
         f"</head><body><p>{switch}</p><h1>{title}</h1>\n<ul>\n" + "\n".join(items) + "\n</ul>\n"
         f"<p>{keys}</p>"

@@ -84,24 +84,9 @@ MATHJAX = Package(
 MATHJAX_URL = f"vendor/{MATHJAX.folder}/es5/tex-chtml-full.js"
 CJK_URL = f"vendor/noto-sans-sc/{CJK_FONT.name}"
 
-# A Jinja snippet for a template's <head>: MathJax from the vendored file (the URL in
-# resources.offline.mathjax) and the CJK face. A lab or a quiz is never typeset: it writes its own text.
-MATHJAX_HEAD = r"""
-<script>
-window.MathJax = {
-  tex: {
-    inlineMath: [['$', '$'], ['\\(', '\\)']],
-    displayMath: [['$$', '$$'], ['\\[', '\\]']],
-    processEscapes: true,
-    processEnvironments: true
-  },
-  // characters MathJax's fonts lack (\text{明月照高楼} in 09): the bundled CJK font first (its
-  // unicode-range limits it to Chinese), then the machine's
-  chtml: { unknownFamily: '"Attn CJK", serif' },
-  options: { enableMenu: false, ignoreHtmlClass: 'tex2jax_ignore|mathjax_ignore|live-lab|live-quiz' }
-};
-</script>
-<script src="{{ resources.offline.mathjax }}"></script>
+# A Jinja snippet for a page's <head>: the bundled CJK face (at the URL in resources.offline.cjk_font), and
+# the fresh layout of Chinese text once it is in. Every page and index that shows Chinese carries it.
+CJK_HEAD = r"""
 <style>
 @font-face {
   /* the CJK subset that attnlib bundles for matplotlib; used only for glyphs the others lack */
@@ -129,6 +114,26 @@ Promise.all([
 }), () => {});
 </script>
 """
+
+# A Jinja snippet for a template's <head>: MathJax from the vendored file (the URL in
+# resources.offline.mathjax), and the CJK face. A lab or a quiz is never typeset: it writes its own text.
+MATHJAX_HEAD = r"""
+<script>
+window.MathJax = {
+  tex: {
+    inlineMath: [['$', '$'], ['\\(', '\\)']],
+    displayMath: [['$$', '$$'], ['\\[', '\\]']],
+    processEscapes: true,
+    processEnvironments: true
+  },
+  // characters MathJax's fonts lack (\text{明月照高楼} in 09): the bundled CJK font first (its
+  // unicode-range limits it to Chinese), then the machine's
+  chtml: { unknownFamily: '"Attn CJK", serif' },
+  options: { enableMenu: false, ignoreHtmlClass: 'tex2jax_ignore|mathjax_ignore|live-lab|live-quiz' }
+};
+</script>
+<script src="{{ resources.offline.mathjax }}"></script>
+""" + CJK_HEAD
 
 
 def sha512(path: Path) -> str:

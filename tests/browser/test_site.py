@@ -180,6 +180,20 @@ def test_chinese_page_works_offline_and_switches_language(page, site, edition):
     watch.check()
 
 
+# Marks (data-cjk-check) every drawn element whose own text (not its children's) holds Chinese, outside
+# the labs (their own fonts) and the formulas; returns how many.
+MARK_CHINESE_JS = """() => {
+    const chinese = /[\\u2e80-\\u9fff\\uf900-\\ufaff\\ufe30-\\uffef]/; let k = 0;
+    for (const el of document.body.querySelectorAll('*')) {
+        if (el.closest('.attn-lab, mjx-container, script, style')) continue;
+        if (el.closest('details:not([open])') && !el.closest('summary')) continue;  // folded: not drawn
+        const own = Array.from(el.childNodes).filter(n => n.nodeType === 3).map(n => n.data).join('');
+        if (chinese.test(own) && el.getClientRects().length) el.setAttribute('data-cjk-check', String(k++));
+    }
+    return k;
+}"""
+
+
 @pytest.mark.parametrize("edition", EDITIONS, ids=lambda p: p.parent.name)
 def test_every_chinese_text_is_drawn_with_the_bundled_font(page, site, edition):
     """No Chinese text on a page falls back to a font without its glyphs (Chromium can keep the fallback
@@ -188,16 +202,7 @@ def test_every_chinese_text_is_drawn_with_the_bundled_font(page, site, edition):
     page.evaluate(CJK_FONT_LOADED_JS)
     page.wait_for_timeout(300)
     # every element whose own text (not its children's) holds Chinese
-    marked = page.evaluate("""() => {
-        const chinese = /[\\u2e80-\\u9fff\\uf900-\\ufaff\\ufe30-\\uffef]/; let k = 0;
-        for (const el of document.body.querySelectorAll('*')) {
-            if (el.closest('.attn-lab, mjx-container, script, style')) continue;
-            if (el.closest('details:not([open])') && !el.closest('summary')) continue;  // folded: not drawn
-            const own = Array.from(el.childNodes).filter(n => n.nodeType === 3).map(n => n.data).join('');
-            if (chinese.test(own) && el.getClientRects().length) el.setAttribute('data-cjk-check', String(k++));
-        }
-        return k;
-    }""")
+    marked = page.evaluate(MARK_CHINESE_JS)
     assert marked > 50
     wrong = [f"{html} drawn with {[f['familyName'] for f in fonts]}"
              for html, fonts in platform_fonts(page, "[data-cjk-check]") if not any(f["isCustomFont"] for f in fonts)]

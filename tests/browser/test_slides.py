@@ -29,7 +29,16 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
 import build_slides  # noqa: E402
 import slide_fit  # noqa: E402
-from test_site import PROSE_JS, RAW_TEX, stored_labs, walk_labs, with_labs  # noqa: E402
+from test_site import (  # noqa: E402
+    CJK_FONT_LOADED_JS,
+    MARK_CHINESE_JS,
+    PROSE_JS,
+    RAW_TEX,
+    platform_fonts,
+    stored_labs,
+    walk_labs,
+    with_labs,
+)
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 
@@ -244,10 +253,6 @@ def test_the_walk_names_a_slide_that_does_not_fit(page, decks, tmp_path):
 # ---- the Chinese editions -----------------------------------------------------------------------------
 
 EDITIONS = [ROOT / "notebooks" / lang / "01_inner_products.ipynb" for lang in ("zh-Hans", "zh-Hant")]
-CJK_FONT_LOADED_JS = """async () => {
-    await document.fonts.load('16px "Attn CJK"', '權');
-    return Array.from(document.fonts).filter(f => f.family.replace(/"/g, '') === 'Attn CJK').map(f => f.status);
-}"""
 
 
 @pytest.fixture(scope="module")
@@ -283,3 +288,20 @@ def test_chinese_deck_works_offline_fits_and_switches_language(page, edition_dec
     assert requests and not off_disk and not failed, (off_disk[:3], failed[:3])
     count, overflows = slide_fit.measure_deck(page, f"{lang}/{edition.stem}")
     assert count >= 3 and not overflows, "\n".join(map(str, overflows))
+
+
+@pytest.mark.parametrize("language", ["en", "zh-Hans", "zh-Hant"])
+def test_the_index_of_the_decks_draws_its_chinese_with_the_bundled_font(page, edition_decks, language):
+    """The deck indexes' Chinese titles and language names use the bundled CJK font (at its one weight),
+    not whatever a machine has (on many, nothing with Chinese: empty boxes)."""
+    page.goto((edition_decks if language == "en" else edition_decks / language).joinpath("index.html").as_uri())
+    assert "loaded" in page.evaluate(CJK_FONT_LOADED_JS), "the bundled CJK font did not load"
+    page.wait_for_timeout(300)
+    assert page.evaluate(MARK_CHINESE_JS) >= 2  # the other languages' names, and a Chinese title or two
+    wrong = [f"{html} drawn with {[f['familyName'] for f in fonts]}"
+             for html, fonts in platform_fonts(page, "[data-cjk-check]") if not any(f["isCustomFont"] for f in fonts)]
+    assert not wrong, "\n".join(wrong[:5])
+    weights = page.evaluate("""() => Array.from(document.querySelectorAll('h1, h2, strong, b'))
+        .filter((e) => /[\\u4e00-\\u9fff]/.test(e.textContent)).map((e) => getComputedStyle(e).fontWeight)""")
+    assert set(weights) <= {"400"}, f"Chinese at a weight the bundled font does not have: {weights}"
+
