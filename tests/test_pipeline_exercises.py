@@ -56,6 +56,10 @@ def test_each_step_of_the_pipeline(answer, cause, words):
     assert bool(verdict) is (cause == "correct")
     assert words in verdict.message
     assert str(verdict).startswith("✅" if verdict else "❌") and html.escape(verdict.message) in verdict._repr_html_()
+    # in HTML the mark is drawn, with its word for a screen reader: no emoji a machine may lack a font for
+    shown = verdict._repr_html_()
+    assert "<svg" in shown and "✅" not in shown and "❌" not in shown
+    assert f"aria-label='{'right' if verdict else 'wrong'}'" in shown
 
 
 def test_every_generic_message_formats_with_its_placeholders():

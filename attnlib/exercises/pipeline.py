@@ -155,6 +155,14 @@ class Mistake:
         return False, None
 
 
+# A verdict's mark in HTML, drawn (a tick or a cross) rather than an emoji that a machine without an
+# emoji font shows as an empty box: colour, the path, and the word a screen reader says.
+_MARKS = {
+    True: ("#1b7f3b", "M2.5 8.5 6.5 12.5 13.5 4", N_("right")),
+    False: ("#b00020", "M3.5 3.5 12.5 12.5M12.5 3.5 3.5 12.5", N_("wrong")),
+}
+
+
 @dataclass(frozen=True)
 class Verdict:
     """The result of a check: truthy when right, and a message in words either way.
@@ -178,7 +186,11 @@ class Verdict:
     __repr__ = __str__
 
     def _repr_html_(self) -> str:
-        colour, mark = ("#1b7f3b", "✅") if self.ok else ("#b00020", "❌")
+        colour, stroke, word = _MARKS[self.ok]
+        label = html.escape(tr(word))
+        mark = (f"<svg viewBox='0 0 16 16' width='1em' height='1em' role='img' aria-label='{label}' "
+                "style='vertical-align:-0.15em;fill:none;stroke:currentColor;stroke-width:2.4;stroke-linecap:round;"
+                f"stroke-linejoin:round'><path d='{stroke}'/></svg>")
         return f"<div style='color:{colour}'>{mark} {html.escape(self.message)}</div>"
 
 
