@@ -551,3 +551,35 @@ def require_assets(packages, what: str) -> None:
         if os.environ.get("CI"):
             pytest.fail(f"{reason}; CI must build it")
         pytest.skip(reason)
+
+
+# ---- a reveal.js deck -------------------------------------------------------------------------------------
+_SHOW_SLIDE_JS = """(root) => {
+    Reveal.configure({transition: 'none', backgroundTransition: 'none'});
+    const section = root.closest('section');
+    const at = Reveal.getIndices(section);
+    Reveal.slide(at.h, at.v);
+    section.scrollTop = 0;
+    return at;
+}"""
+_ON_SLIDE_JS = """(root) => {
+    const r = root.getBoundingClientRect(), s = root.closest('section').getBoundingClientRect();
+    return {box: [r.left, r.top, r.right, r.bottom], slide: [s.left, s.top, s.right, s.bottom],
+            width: root.offsetWidth, height: root.offsetHeight};
+}"""
+
+
+def show_slide_of(page, root) -> dict:
+    """Show the slide that holds ``root`` (a locator), with no transition; return its indices {h, v}."""
+    at = root.evaluate(_SHOW_SLIDE_JS)
+    page.wait_for_function("(at) => { const n = Reveal.getIndices(); return n.h === at.h && n.v === at.v; }",
+                           arg=at)
+    return at
+
+
+def on_its_slide(root) -> tuple[bool, dict]:
+    """Whether ``root`` lies within its slide as shown (to a pixel), and the boxes and size measured."""
+    fit = root.evaluate(_ON_SLIDE_JS)
+    (left, top, right, bottom), (s_left, s_top, s_right, s_bottom) = fit["box"], fit["slide"]
+    return s_left - 1 <= left and right <= s_right + 1 and s_top - 1 <= top and bottom <= s_bottom + 1, fit
+

@@ -28,7 +28,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import NOTEBOOKS, Watch, require_assets
+from helpers import NOTEBOOKS, Watch, on_its_slide, require_assets, show_slide_of
 
 import attnlib
 from attnlib.quiz import as_html, feedback, quiz
@@ -186,21 +186,6 @@ def test_the_quiz_works_from_the_keyboard(page, site):
     watch.check()
 
 
-# The quiz's slide, shown (transitions off).
-SHOW_JS = """(root) => {
-    Reveal.configure({transition: 'none', backgroundTransition: 'none'});
-    const section = root.closest('section');
-    const at = Reveal.getIndices(section);
-    Reveal.slide(at.h, at.v);
-    section.scrollTop = 0;
-    return at;
-}"""
-FIT_JS = """(root) => {
-    const r = root.getBoundingClientRect(), s = root.closest('section').getBoundingClientRect();
-    return {quiz: [r.left, r.top, r.right, r.bottom], slide: [s.left, s.top, s.right, s.bottom]};
-}"""
-
-
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_quiz_on_an_offline_slide_answers_and_keeps_the_arrow_keys(browser, quiz_decks, language):
     context = browser.new_context(viewport={"width": 1280, "height": 720})
@@ -213,9 +198,7 @@ def test_the_quiz_on_an_offline_slide_answers_and_keeps_the_arrow_keys(browser, 
         root = page.locator(".reveal .attn-quiz")
         assert root.count() == 1, "the quiz is not drawn on the deck"
         assert page.locator(".offline-widget").count() == 0
-        at = root.evaluate(SHOW_JS)
-        page.wait_for_function("(at) => { const n = Reveal.getIndices(); return n.h === at.h && n.v === at.v; }",
-                               arg=at)
+        at = show_slide_of(page, root)
         stem = deck.name.removesuffix(".slides.html")
         expected = Expected(quiz_number(edition(language) / f"{stem}.ipynb"), language)
 
@@ -227,9 +210,8 @@ def test_the_quiz_on_an_offline_slide_answers_and_keeps_the_arrow_keys(browser, 
         assert not problems, f"{len(problems)} problem(s):\n" + "\n".join(problems[:10])
         assert root.locator(".score").inner_text() == expected.scores[-1]
         # every feedback line showing: the worst case still fits the slide at 1280×720
-        fit = root.evaluate(FIT_JS)
-        (left, top, right, bottom), (s_left, s_top, s_right, s_bottom) = fit["quiz"], fit["slide"]
-        assert s_left - 1 <= left and right <= s_right + 1 and s_top - 1 <= top and bottom <= s_bottom + 1, fit
+        inside, fit = on_its_slide(root)
+        assert inside, fit
 
         # The arrow keys choose inside the quiz and never turn the slide.
         handle = root.element_handle()

@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
 import build_slides  # noqa: E402
 import slide_fit  # noqa: E402
+from helpers import on_its_slide, show_slide_of  # noqa: E402
 from test_site import (  # noqa: E402
     CJK_FONT_LOADED_JS,
     MARK_CHINESE_JS,
@@ -116,19 +117,6 @@ def test_deck_works_offline(page, decks, notebook):
     assert not failed, f"files missing next to the slides: {failed[:5]}"
 
 
-# The lab's slide, shown; then where the lab sits on screen (the slide scrolled to its top).
-SHOW_LAB_JS = """(root) => {
-    const section = root.closest('section');
-    const at = Reveal.getIndices(section);
-    Reveal.slide(at.h, at.v);
-    section.scrollTop = 0;
-    return at;
-}"""
-FIT_JS = """(root) => {
-    const r = root.getBoundingClientRect(), s = root.closest('section').getBoundingClientRect();
-    return {lab: [r.left, r.top, r.right, r.bottom], slide: [s.left, s.top, s.right, s.bottom],
-            width: root.offsetWidth, height: root.offsetHeight};
-}"""
 WALKED = ("02_", "06_")  # every control kind between them: a menu, sliders, toggles, a linked slider
 
 
@@ -142,15 +130,10 @@ def test_a_lab_on_a_slide_fits_and_moves_with_the_keyboard_not_the_slides(page, 
     page.wait_for_function("() => window.Reveal && Reveal.isReady()", timeout=15_000)
     problems, steps = [], 0
     for i, root in enumerate(page.locator(".attn-lab").all()):
-        at = root.evaluate(SHOW_LAB_JS)
-        page.wait_for_function("(at) => { const n = Reveal.getIndices(); return n.h === at.h && n.v === at.v; }",
-                               arg=at)
-        page.wait_for_timeout(400)  # the slide transition
-        fit = root.evaluate(FIT_JS)
+        at = show_slide_of(page, root)
+        inside, fit = on_its_slide(root)
         assert fit["width"] <= 1280 and fit["height"] <= 800, f"lab {i + 1} is larger than a slide: {fit}"
-        (left, top, right, bottom), (s_left, s_top, s_right, s_bottom) = fit["lab"], fit["slide"]
-        assert s_left - 1 <= left and right <= s_right + 1 and s_top - 1 <= top and bottom <= s_bottom + 1, (
-            f"lab {i + 1} does not fit on its slide without scrolling: {fit}")
+        assert inside, f"lab {i + 1} does not fit on its slide without scrolling: {fit}"
         if not notebook.stem.startswith(WALKED):
             continue
         found, walked = walk_labs(page, f"{notebook.stem} deck", roots=[root])
