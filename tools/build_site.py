@@ -219,6 +219,17 @@ main + .site-bar { border-top: 1px solid #d8dbe0; border-bottom: 0; }
 .site-page .jp-OutputArea { margin: 0.15rem 0 0 0; }
 .site-page .jp-OutputArea-output { padding: 0.25rem 0.6rem; }
 .site-page .jp-RenderedText pre { font-size: 14px; line-height: 1.45; }
+/* A printed line or a wide formula never wraps mid-number: it scrolls inside its own box, and a shadow at
+   an edge says there is more that way (the white covers scroll with the content, the shadows stay put). */
+.site-page .jp-RenderedText pre { white-space: pre; }
+.site-page .jp-RenderedText pre, .site-page mjx-container[display="true"] {
+  overflow-x: auto; overflow-y: hidden;
+  background:
+    linear-gradient(to right, #fff 40%, #fff0) left / 1.5rem 100% no-repeat local,
+    linear-gradient(to left, #fff 40%, #fff0) right / 1.5rem 100% no-repeat local,
+    radial-gradient(farthest-side at 0 50%, #0004, #0000) left / 0.75rem 100% no-repeat scroll,
+    radial-gradient(farthest-side at 100% 50%, #0004, #0000) right / 0.75rem 100% no-repeat scroll;
+}
 .site-page .jp-OutputArea-output img { max-width: 100%; height: auto; }
 .site-page .jp-RenderedText[data-mime-type="application/vnd.jupyter.stderr"] { background: #fff5f5; }
 

@@ -368,6 +368,35 @@ def test_the_outline_takes_the_keyboard_into_a_lab_in_one_step(page, site):
     watch.check()
 
 
+# Every printed output and display formula on a page: its own width and the width of what it holds, how
+# it wraps, whether it scrolls, and whether its box draws the scroll shadows.
+WIDE_JS = """() => Array.from(document.querySelectorAll(
+        'main .jp-RenderedText pre, main mjx-container[display="true"]'), (el) => {
+    const cs = getComputedStyle(el);
+    return {what: el.textContent.slice(0, 40), scroll: el.scrollWidth, width: el.clientWidth,
+            wrap: cs.whiteSpace, overflow: cs.overflowX, cue: cs.backgroundImage.includes('gradient')};
+})"""
+
+
+@pytest.mark.parametrize("name", ["02_softmax", "07_the_whole_formula"])
+def test_on_a_phone_wide_outputs_and_formulas_scroll_in_their_own_box(browser, site, name):
+    """At 390 px nothing makes the page itself scroll sideways, a printed line is never wrapped mid-number
+    (it scrolls in its box), and a box that scrolls shows the cue."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto((site / f"{name}.html").as_uri())
+    page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
+    page.evaluate("() => MathJax.startup.promise")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    boxes = page.evaluate(WIDE_JS)
+    assert any(b["scroll"] > b["width"] for b in boxes), "no output is wider than a phone: the test shows nothing"
+    for box in boxes:
+        assert box["overflow"] == "auto" and box["cue"], box
+        if "pre" in box["wrap"]:
+            assert box["wrap"] == "pre", f"a printed line wraps: {box}"
+    context.close()
+
+
 def test_on_a_phone_the_contents_fold_behind_a_keyboard_operable_summary(browser, site):
     context = browser.new_context(viewport={"width": 390, "height": 844})
     page = context.new_page()
