@@ -540,6 +540,7 @@ function draw(v, f, spec, values) {
     put(b.value, { x: 50 + width + 8, text: number(prob, 3) });
   });
   put(v.beyond, { text: f.rank > d.top_k ? words(d.text.beyond, { rank: f.rank, top_k: d.top_k }) : "" });
+  // the triangles: one pixel per (query, key), scaled up by the page; queries not read yet stay blank
   const causal = spec.data.models[values.model].config.causal;
   const n = v.rgba.length;
   v.heads.forEach((hd) => {

@@ -583,3 +583,33 @@ def on_its_slide(root) -> tuple[bool, dict]:
     (left, top, right, bottom), (s_left, s_top, s_right, s_bottom) = fit["box"], fit["slide"]
     return s_left - 1 <= left and right <= s_right + 1 and s_top - 1 <= top and bottom <= s_bottom + 1, fit
 
+
+# ---- fonts: is Chinese drawn with the bundled CJK font? ----------------------------------------------------
+CJK_FONT_LOADED_JS = """async () => {
+    await document.fonts.load('16px "Attn CJK"', '權');
+    return Array.from(document.fonts).filter(f => f.family.replace(/"/g, '') === 'Attn CJK').map(f => f.status);
+}"""
+
+# Marks (data-cjk-check) every drawn element whose own text (not its children's) holds Chinese, outside
+# the labs (their own fonts) and the formulas; returns how many.
+MARK_CHINESE_JS = """() => {
+    const chinese = /[\\u2e80-\\u9fff\\uf900-\\ufaff\\ufe30-\\uffef]/; let k = 0;
+    for (const el of document.body.querySelectorAll('*')) {
+        if (el.closest('.attn-lab, mjx-container, script, style')) continue;
+        if (el.closest('details:not([open])') && !el.closest('summary')) continue;  // folded: not drawn
+        const own = Array.from(el.childNodes).filter(n => n.nodeType === 3).map(n => n.data).join('');
+        if (chinese.test(own) && el.getClientRects().length) el.setAttribute('data-cjk-check', String(k++));
+    }
+    return k;
+}"""
+
+
+def platform_fonts(page, selector: str) -> list[tuple[str, list[dict]]]:
+    """(the start of its HTML, the fonts Chromium drew it with) for every element matching ``selector``."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("DOM.enable")
+    cdp.send("CSS.enable")
+    root = cdp.send("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
+    return [(cdp.send("DOM.getOuterHTML", {"nodeId": node})["outerHTML"][:80],
+             cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"])
+            for node in cdp.send("DOM.querySelectorAll", {"nodeId": root, "selector": selector})["nodeIds"]]

@@ -24,7 +24,7 @@ from urllib.parse import unquote, urlsplit
 
 import nbformat
 import pytest
-from helpers import Watch, walk_labs
+from helpers import CJK_FONT_LOADED_JS, MARK_CHINESE_JS, Watch, platform_fonts, walk_labs
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
@@ -149,11 +149,6 @@ def test_lab_state_on_the_page_is_the_stored_state(page, site):
 
 # ---- the Chinese editions -----------------------------------------------------------------------------
 
-CJK_FONT_LOADED_JS = """async () => {
-    await document.fonts.load('16px "Attn CJK"', '權');
-    return Array.from(document.fonts).filter(f => f.family.replace(/"/g, '') === 'Attn CJK').map(f => f.status);
-}"""
-
 
 @pytest.mark.parametrize("edition", EDITIONS, ids=lambda p: p.parent.name)
 def test_chinese_page_works_offline_and_switches_language(page, site, edition):
@@ -180,20 +175,6 @@ def test_chinese_page_works_offline_and_switches_language(page, site, edition):
     watch.check()
 
 
-# Marks (data-cjk-check) every drawn element whose own text (not its children's) holds Chinese, outside
-# the labs (their own fonts) and the formulas; returns how many.
-MARK_CHINESE_JS = """() => {
-    const chinese = /[\\u2e80-\\u9fff\\uf900-\\ufaff\\ufe30-\\uffef]/; let k = 0;
-    for (const el of document.body.querySelectorAll('*')) {
-        if (el.closest('.attn-lab, mjx-container, script, style')) continue;
-        if (el.closest('details:not([open])') && !el.closest('summary')) continue;  // folded: not drawn
-        const own = Array.from(el.childNodes).filter(n => n.nodeType === 3).map(n => n.data).join('');
-        if (chinese.test(own) && el.getClientRects().length) el.setAttribute('data-cjk-check', String(k++));
-    }
-    return k;
-}"""
-
-
 @pytest.mark.parametrize("edition", EDITIONS, ids=lambda p: p.parent.name)
 def test_every_chinese_text_is_drawn_with_the_bundled_font(page, site, edition):
     """No Chinese text on a page falls back to a font without its glyphs (Chromium can keep the fallback
@@ -207,17 +188,6 @@ def test_every_chinese_text_is_drawn_with_the_bundled_font(page, site, edition):
     wrong = [f"{html} drawn with {[f['familyName'] for f in fonts]}"
              for html, fonts in platform_fonts(page, "[data-cjk-check]") if not any(f["isCustomFont"] for f in fonts)]
     assert not wrong, f"{len(wrong)} of {marked} Chinese texts drawn without the CJK font:\n" + "\n".join(wrong[:10])
-
-
-def platform_fonts(page, selector: str) -> list[tuple[str, list[dict]]]:
-    """(the start of its HTML, the fonts Chromium drew it with) for every element matching ``selector``."""
-    cdp = page.context.new_cdp_session(page)
-    cdp.send("DOM.enable")
-    cdp.send("CSS.enable")
-    root = cdp.send("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
-    return [(cdp.send("DOM.getOuterHTML", {"nodeId": node})["outerHTML"][:80],
-             cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"])
-            for node in cdp.send("DOM.querySelectorAll", {"nodeId": root, "selector": selector})["nodeIds"]]
 
 
 @pytest.mark.parametrize("language", ["en", "zh-Hans", "zh-Hant"])

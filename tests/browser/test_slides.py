@@ -29,17 +29,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
 import build_slides  # noqa: E402
 import slide_fit  # noqa: E402
-from helpers import on_its_slide, show_slide_of  # noqa: E402
-from test_site import (  # noqa: E402
-    CJK_FONT_LOADED_JS,
-    MARK_CHINESE_JS,
-    PROSE_JS,
-    RAW_TEX,
-    platform_fonts,
-    stored_labs,
-    walk_labs,
-    with_labs,
-)
+from helpers import CJK_FONT_LOADED_JS, MARK_CHINESE_JS, on_its_slide, platform_fonts, show_slide_of  # noqa: E402
+from test_site import PROSE_JS, RAW_TEX, stored_labs, walk_labs, with_labs  # noqa: E402
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 
