@@ -6,7 +6,6 @@ Python twin it is compared with, what float16 costs, the Traditional table and t
 
 from __future__ import annotations
 
-import base64
 import json
 
 import numpy as np
@@ -49,14 +48,57 @@ def test_mulberry32_gives_the_numbers_of_its_javascript_twin():
 def test_the_packed_weights_are_the_stored_ones_rounded_to_float16():
     config, params = live_gpt.models()[0]
     packed = live_gpt.pack(params, config)
-    blob = np.frombuffer(base64.b64decode(packed["f16"]), dtype="<f2")
-    assert blob.size == sum(int(np.prod(s)) for s in packed["shapes"]) == 199_886
-    first = blob[: params["tok_emb"].size].astype(np.float64).reshape(params["tok_emb"].shape)
-    assert packed["names"][0] == "tok_emb"
-    np.testing.assert_array_equal(first, live_gpt.half(params)["tok_emb"])
+    unpacked = live_gpt.unpack(packed)
+    assert list(unpacked) == packed["names"] == list(gpt.model.param_shapes(config))
+    assert sum(v.size for v in unpacked.values()) == 199_886
+    first = unpacked["tok_emb"].astype(np.float64)
+    assert unpacked["tok_emb"].dtype == np.float16 and first.shape == params["tok_emb"].shape
     # float16 keeps 11 significant bits: a relative error of at most 2^-11 for these normal numbers
     big = np.abs(params["tok_emb"]) > 1e-3
     assert np.max(np.abs(first - params["tok_emb"])[big] / np.abs(params["tok_emb"][big])) <= 2**-11
+
+
+@pytest.mark.parametrize("model", [0, 1], ids=["causal", "peeking"])
+def test_the_packing_loses_nothing(model):
+    """Byte planes, deflate and base85 give back exactly the float16 numbers ``half`` rounds to, bit for bit
+    (the page decodes the same text: tests/browser/test_live_gpt_in_the_page.py)."""
+    config, params = live_gpt.models()[model]
+    unpacked = live_gpt.unpack(live_gpt.pack(params, config))
+    for name, rounded in live_gpt.half(params).items():
+        assert unpacked[name].tobytes() == np.asarray(params[name], dtype="<f2").tobytes(), name
+        np.testing.assert_array_equal(unpacked[name].astype(np.float64), rounded)
+
+
+@pytest.mark.parametrize("blob", [b"", b"\x00", b"abc", bytes(range(256)) * 3, b"\xff" * 4097])
+def test_bytes_travel_as_base85_text_and_come_back(blob):
+    packed = live_gpt.to_text(blob)
+    assert live_gpt.from_text(packed) == blob
+    assert len(packed["base85"]) == 5 * -(-packed["bytes"] // 4)
+    assert set(packed["base85"]) <= set(live_gpt.DIGITS)
+
+
+def test_the_base85_digits_need_no_escape_in_json_or_html():
+    digits = live_gpt.DIGITS
+    assert len(digits) == len(set(digits)) == 85 and digits.isascii() and digits.isprintable()
+    assert not set(digits) & set("\"'&<>\\` ")
+    assert json.dumps(digits) == f'"{digits}"'
+
+
+def test_the_tables_carry_the_vocabulary_and_both_directions(tok):
+    table = live_gpt.hant_table()
+    packed = live_gpt.pack_tables(tok.vocab, table["to_hans"], table["to_hant"])
+    listed = np.frombuffer(live_gpt.from_text(packed), dtype="<u2").astype(int).tolist()
+    V = listed[0]
+    assert V == len(tok.vocab) and "".join(map(chr, np.cumsum(listed[1 : 1 + V]))) == "".join(tok.vocab)
+    n = listed[1 + V]
+    hans = listed[2 + V : 2 + V + 2 * n]
+    assert dict(zip(map(chr, hans[::2]), map(chr, hans[1::2]), strict=True)) == table["to_hans"]
+    m = listed[2 + V + 2 * n]
+    assert m == len(table["to_hant"]) and len(listed) == 3 + V + 2 * n + 2 * m
+    with pytest.raises(ValueError, match="sorted by code point"):
+        live_gpt.pack_tables(["b", "a"], {}, {})
+    with pytest.raises(ValueError, match="beyond U\\+FFFF"):
+        live_gpt.pack_tables(["a", "\U0001F600"], {}, {})
 
 
 def test_what_float16_costs_against_the_stored_float32_weights(tok):
@@ -142,8 +184,13 @@ def test_the_lab_refuses_another_vocabulary():
         labs.make_live_gpt_lab(attnlib.text.CharTokenizer(list("abc")))
 
 
-def test_the_stored_state_stays_near_a_megabyte(lab):
-    """What the lab adds to a notebook (and to a site page): the float16 weights of the two models
-    (about 1.07 MB as base64) dominate."""
-    size = len(json.dumps(lab.page_state(), ensure_ascii=False).encode("utf-8"))
-    assert 1_000_000 < size < 1_250_000
+@pytest.mark.parametrize("language", ["en", "zh-Hans", "zh-Hant"])
+def test_the_lab_adds_less_than_a_megabyte_to_a_page(tok, language):
+    """What the lab adds to a site page or a deck (its mount: state and module), in every edition: the two
+    models' packed weights (about 0.85 MB) dominate; the 繁體 edition also carries the table to Traditional."""
+    with attnlib.set_language(language):
+        lab = labs.make_live_gpt_lab(tok)
+    mount = labs.mount_html("live_gpt", lab.page_state(), "live")
+    weights = sum(len(m["base85"]) for m in lab.spec["data"]["models"])
+    assert 800_000 < weights < 870_000
+    assert len(mount.encode("utf-8")) < 1_000_000

@@ -6,7 +6,30 @@
 import { colour, createLab, number, svg, text, words } from "./kit.js";
 
 // ---- the weights ---------------------------------------------------------------------------------------
-// IEEE half precision -> number (exact: every float16 is a double).
+// Bytes arrive as text (live_gpt.py's `to_text`): raw deflate written in base85 with these 85 characters,
+// the printable ASCII ones that neither JSON nor HTML escapes (the same rule as live_gpt.py's DIGITS).
+const DIGITS = Array.from({ length: 0x7f - 0x21 }, (_, i) => String.fromCharCode(0x21 + i))
+  .filter((ch) => !"\"'&<>\\`".includes(ch)).slice(0, 85).join("");
+
+function fromBase85(text, n) {
+  const value = new Uint8Array(128);
+  for (let i = 0; i < 85; i += 1) value[DIGITS.charCodeAt(i)] = i;
+  const bytes = new Uint8Array((text.length / 5) * 4);
+  for (let i = 0, o = 0; i < text.length; i += 5, o += 4) {
+    let word = 0;
+    for (let k = 0; k < 5; k += 1) word = word * 85 + value[text.charCodeAt(i + k)];
+    bytes[o] = word >>> 24; bytes[o + 1] = (word >>> 16) & 255; bytes[o + 2] = (word >>> 8) & 255; bytes[o + 3] = word & 255;
+  }
+  return bytes.subarray(0, n);
+}
+
+// {bytes, base85} -> the bytes before deflate, with the browser's own inflater (asynchronous).
+async function inflate(packed) {
+  const deflated = new Blob([fromBase85(packed.base85, packed.bytes)]).stream();
+  return new Uint8Array(await new Response(deflated.pipeThrough(new DecompressionStream("deflate-raw"))).arrayBuffer());
+}
+
+// IEEE half precision -> number (exact: every float16 is a float32).
 function halfToNumber(h) {
   const sign = h & 0x8000 ? -1 : 1;
   const exp = (h >> 10) & 0x1f;
@@ -16,35 +39,47 @@ function halfToNumber(h) {
   return sign * (1 + frac / 1024) * 2 ** (exp - 15);
 }
 
-const loaded = new WeakMap();
+let halves = null;  // every float16 as a float32, made once
 
-// One model of spec.data.models as {c: config, p: {name: Float64Array (row-major)}}; decoded once.
-export function loadModel(packed) {
-  if (loaded.has(packed)) return loaded.get(packed);
-  const raw = atob(packed.f16);
-  const bytes = new Uint8Array(raw.length);
-  for (let i = 0; i < raw.length; i += 1) bytes[i] = raw.charCodeAt(i);
-  const halves = new Uint16Array(bytes.buffer, 0, bytes.length / 2);  // little-endian, as x86 and ARM
-  const table = new Float64Array(65536);
-  for (let i = 0; i < 65536; i += 1) table[i] = halfToNumber(i);
+async function decodeModel(packed) {
+  const planes = await inflate(packed);  // every high byte, then every low byte
+  if (!halves) {
+    halves = new Float32Array(65536);
+    for (let i = 0; i < 65536; i += 1) halves[i] = halfToNumber(i);
+  }
+  const n = planes.length / 2;
+  const values = new Float32Array(n);
+  for (let i = 0; i < n; i += 1) values[i] = halves[(planes[i] << 8) | planes[n + i]];
   const p = {};
   let at = 0;
   packed.names.forEach((name, k) => {
     const size = packed.shapes[k].reduce((a, b) => a * b, 1);
-    const out = new Float64Array(size);
-    for (let i = 0; i < size; i += 1) out[i] = table[halves[at + i]];
-    p[name] = out;
+    p[name] = values.subarray(at, at + size);  // row-major, the order the loops below read
     at += size;
   });
-  const model = { c: packed.config, p };
-  loaded.set(packed, model);
-  return model;
+  const { d, f } = packed.config;
+  // one step's scratch vectors, reused: a step allocates only what it keeps (logits, weights)
+  const work = { x: new Float64Array(d), q: new Float64Array(d), heads: new Float64Array(d), o: new Float64Array(d),
+    hidden: new Float64Array(f), mlp: new Float64Array(d) };
+  return { c: packed.config, p, work };
+}
+
+const decoding = new WeakMap(), decoded = new WeakMap();
+
+// One model of spec.data.models as {c: config, p: {name: Float32Array}, work}: a promise, decoded once.
+export function loadModel(packed) {
+  if (!decoding.has(packed)) {
+    decoding.set(packed, decodeModel(packed).then((model) => { decoded.set(packed, model); return model; }));
+  }
+  return decoding.get(packed);
 }
 
 // ---- the forward pass (attnlib.gpt.model.run_layers, written for one vector at a time) ------------------
-// y = x W for x (n,) and W (n, m) row-major.
-function matvec(x, W, m, bias = null) {
-  const y = bias ? Float64Array.from(bias) : new Float64Array(m);
+// y = x W (+ bias) for x (n,) and W (n, m) row-major, into y (m,).
+function matvec(x, W, y, bias = null) {
+  const m = y.length;
+  if (bias) y.set(bias);
+  else y.fill(0);
   for (let i = 0; i < x.length; i += 1) {
     const xi = x[i];
     if (xi === 0) continue;
@@ -54,14 +89,15 @@ function matvec(x, W, m, bias = null) {
   return y;
 }
 
-function embed(m, token, pos) {
+function embed(m, token, pos, x) {
   const d = m.c.d;
-  const x = new Float64Array(d);
-  for (let i = 0; i < d; i += 1) x[i] = m.p.tok_emb[token * d + i] + m.p.pos_emb[pos * d + i];
+  const E = m.p.tok_emb, P = m.p.pos_emb;
+  for (let i = 0; i < d; i += 1) x[i] = E[token * d + i] + P[pos * d + i];
   return x;
 }
 
-// One head's attention of query q over the keys/values K, V (rows 0..n-1 of width d, columns of head h).
+// One head's attention of query q over the keys/values K, V (rows 0..n-1 of width d, columns of head h),
+// added into out; returns the weights (n), kept for the picture.
 function attendHead(q, K, V, n, d, h, dk, out) {
   const scale = 1 / Math.sqrt(dk);
   const s = new Float64Array(n);
@@ -81,15 +117,17 @@ function attendHead(q, K, V, n, d, h, dk, out) {
   return s;
 }
 
-// The rest of a layer after attention: x + heads W_o, then the MLP.
+// The rest of a layer after attention, in place: x + heads W_o, then the MLP.
 function finishLayer(m, l, x, heads) {
-  const { d, f } = m.c;
+  const { o, hidden, mlp } = m.work;
   const P = (k) => m.p[`l${l}.${k}`];
-  const o = matvec(heads, P("W_o"), d);
-  const x1 = x.map((v, i) => v + o[i]);
-  const hidden = matvec(x1, P("W_1"), f, P("b_1")).map((v) => (v > 0 ? v : 0));
-  const mlp = matvec(hidden, P("W_2"), d, P("b_2"));
-  return x1.map((v, i) => v + mlp[i]);
+  matvec(heads, P("W_o"), o);
+  for (let i = 0; i < x.length; i += 1) x[i] += o[i];
+  matvec(x, P("W_1"), hidden, P("b_1"));
+  for (let i = 0; i < hidden.length; i += 1) if (!(hidden[i] > 0)) hidden[i] = 0;
+  matvec(hidden, P("W_2"), mlp, P("b_2"));
+  for (let i = 0; i < x.length; i += 1) x[i] += mlp[i];
+  return x;
 }
 
 function unembed(m, x) {
@@ -117,17 +155,18 @@ export function newCache(m) {
 export function stepCached(m, cache, token, pos) {
   const { d, H, L } = m.c;
   const dk = d / H;
-  let x = embed(m, token, pos);
+  const { x, q, heads } = m.work;
+  embed(m, token, pos, x);
   const weights = [];
   for (let l = 0; l < L; l += 1) {
     const P = (k) => m.p[`l${l}.${k}`];
-    const q = matvec(x, P("W_q"), d);
-    cache[l].K.set(matvec(x, P("W_k"), d), pos * d);
-    cache[l].V.set(matvec(x, P("W_v"), d), pos * d);
-    const heads = new Float64Array(d);
+    matvec(x, P("W_q"), q);
+    matvec(x, P("W_k"), cache[l].K.subarray(pos * d, (pos + 1) * d));
+    matvec(x, P("W_v"), cache[l].V.subarray(pos * d, (pos + 1) * d));
+    heads.fill(0);
     // every cached key is in the query's past: no mask is needed
     weights.push(Array.from({ length: H }, (_, h) => attendHead(q, cache[l].K, cache[l].V, pos + 1, d, h, dk, heads)));
-    x = finishLayer(m, l, x, heads);
+    finishLayer(m, l, x, heads);
   }
   return { logits: unembed(m, x), weights };
 }
@@ -137,16 +176,20 @@ export function stepCached(m, cache, token, pos) {
 export function forwardAll(m, ids, allLogits = false) {
   const { d, H, L } = m.c;
   const dk = d / H, T = ids.length;
-  let xs = ids.map((token, pos) => embed(m, token, pos));
+  const { q, heads } = m.work;
+  const xs = ids.map((token, pos) => embed(m, token, pos, new Float64Array(d)));
   const weights = [];
   for (let l = 0; l < L; l += 1) {
     const P = (k) => m.p[`l${l}.${k}`];
     const K = new Float64Array(T * d), Vv = new Float64Array(T * d);
-    xs.forEach((x, i) => { K.set(matvec(x, P("W_k"), d), i * d); Vv.set(matvec(x, P("W_v"), d), i * d); });
+    xs.forEach((x, i) => {
+      matvec(x, P("W_k"), K.subarray(i * d, (i + 1) * d));
+      matvec(x, P("W_v"), Vv.subarray(i * d, (i + 1) * d));
+    });
     const rows = Array.from({ length: H }, () => []);
-    xs = xs.map((x, i) => {
-      const q = matvec(x, P("W_q"), d);
-      const heads = new Float64Array(d);
+    xs.forEach((x, i) => {
+      matvec(x, P("W_q"), q);
+      heads.fill(0);
       const seen = m.c.causal ? i + 1 : T;  // the mask: keys 0..i only
       for (let h = 0; h < H; h += 1) {
         const w = attendHead(q, K, Vv, seen, d, h, dk, heads);
@@ -154,7 +197,7 @@ export function forwardAll(m, ids, allLogits = false) {
         row.set(w);
         rows[h].push(row);
       }
-      return finishLayer(m, l, x, heads);
+      finishLayer(m, l, x, heads);
     });
     weights.push(rows);
   }
@@ -254,15 +297,32 @@ export function advance(run) {
 }
 
 // ---- the opening ---------------------------------------------------------------------------------------
-// The vocabulary and the two conversion tables arrive as code points (see live_gpt.py).
-const tables = new WeakMap();
+// The vocabulary and the two conversion tables arrive packed (live_gpt.py's pack_tables): uint16 code
+// points [V, V steps between the sorted code points, n, n (Traditional, Simplified) pairs, m, m
+// (Simplified, Traditional) pairs], unpacked once.
+const unpacking = new WeakMap(), tables = new WeakMap();
+
+function loadTables(d) {
+  if (!unpacking.has(d)) {
+    unpacking.set(d, inflate(d.tables).then((bytes) => {
+      const list = Array.from({ length: bytes.length / 2 }, (_, i) => bytes[2 * i] | (bytes[2 * i + 1] << 8));
+      let at = 0;
+      const take = (n) => list.slice(at, (at += n));
+      let point = 0;
+      const chars = take(take(1)[0]).map((step) => String.fromCharCode((point += step)));
+      const pairs = () => {
+        const flat = take(2 * take(1)[0]);
+        return Object.fromEntries(Array.from({ length: flat.length / 2 },
+          (_, i) => [String.fromCharCode(flat[2 * i]), String.fromCharCode(flat[2 * i + 1])]));
+      };
+      const toHans = pairs(), toHant = pairs();
+      tables.set(d, { chars, ids: new Map(chars.map((ch, i) => [ch, i])), toHans, toHant });
+    }));
+  }
+  return unpacking.get(d);
+}
 
 function prepare(d) {
-  if (!tables.has(d)) {
-    const chars = d.vocab.map((c) => String.fromCodePoint(c));
-    const pairs = (list) => Object.fromEntries(list.map(([a, b]) => [String.fromCodePoint(a), String.fromCodePoint(b)]));
-    tables.set(d, { chars, ids: new Map(chars.map((ch, i) => [ch, i])), toHant: pairs(d.to_hant), toHans: pairs(d.to_hans) });
-  }
   return tables.get(d);
 }
 
@@ -291,7 +351,7 @@ function problem(d, prompt) {
   if (unknown.length) {
     const [left, right] = d.traditional ? ["「", "」"] : ["“", "”"];
     const chars = unknown.map((ch) => `${left}${ch === "\n" ? "⏎" : ch}${right}`).join(", ");
-    return words(d.text.unknown, { chars, V: d.vocab.length });
+    return words(d.text.unknown, { chars, V: prepare(d).chars.length });
   }
   if (text.length > T_max) return words(d.text.too_long, { T: text.length, T_max });
   return null;
@@ -307,7 +367,7 @@ function runFor(spec, values) {
   const cache = runs.get(d);
   if (!cache.has(key)) {
     if (cache.size > 6) cache.clear();
-    cache.set(key, newRun(loadModel(d.models[values.model]), ids, values.temperature, d.seed));
+    cache.set(key, newRun(decoded.get(d.models[values.model]), ids, values.temperature, d.seed));
   }
   return cache.get(key);
 }
@@ -315,6 +375,9 @@ function runFor(spec, values) {
 // ---- the lab -------------------------------------------------------------------------------------------
 function frame(spec, values) {
   const d = spec.data;
+  if (!tables.has(d) || !decoded.has(d.models[values.model])) {  // still unpacking: draw when done
+    return { loading: Promise.all([loadTables(d), loadModel(d.models[values.model])]), fields: { says: "" } };
+  }
   const refused = problem(d, values.prompt);
   if (refused) return { problem: refused, fields: { says: refused } };
   const run = runFor(spec, values);
@@ -329,7 +392,7 @@ function frame(spec, values) {
   let rank = 1;
   for (let i = 0; i < at.probs.length; i += 1) if (at.probs[i] > at.probs[at.token]) rank += 1;
   const how = values.temperature === 0 ? d.text.greedy
-    : words(d.text.sampled, { temperature: number(values.temperature, 1), rank, V: d.vocab.length });
+    : words(d.text.sampled, { temperature: number(values.temperature, 1), rank, V: prepare(d).chars.length });
   const fields = { step: s, n, context: chars(context), chosen: chars([at.token]), p: number(at.probs[at.token], 3), how };
   const t = context.length;
   const weights = at.rows.map((layer) => layer.map((rows) => rows.slice(0, t)));  // [l][h][i]: row i, keys 0..
@@ -353,10 +416,10 @@ const LIVE_STYLE = `
 .attn-lab .live-panels { display: flex; flex-wrap: wrap; gap: 12px 24px; align-items: flex-start; }
 .attn-lab .live-panels > svg.figure { flex: 1 1 330px; max-width: 525px; }
 .attn-lab .live-heads { flex: 1 1 330px; max-width: 560px; }
-.attn-lab .live-heads .grid { display: grid; grid-template-columns: repeat(4, 1fr); gap: 8px; }
-@media (max-width: 640px) { .attn-lab .live-heads .grid { grid-template-columns: repeat(2, 1fr); } }
-.attn-lab .live-heads figure { margin: 0; font-size: 13px; }
-.attn-lab .live-heads .box { position: relative; width: 100%; aspect-ratio: 1; border: 1px solid #ccc; background: #fff; }
+.attn-lab .live-heads .grid { display: grid; grid-template-columns: repeat(4, minmax(0, 1fr)); gap: 8px; }
+@media (max-width: 640px) { .attn-lab .live-heads .grid { grid-template-columns: repeat(2, minmax(0, 1fr)); } }
+.attn-lab .live-heads figure { margin: 0; font-size: 13px; contain: layout paint; }
+.attn-lab .live-heads .box { position: relative; width: 100%; aspect-ratio: 1; border: 1px solid #ccc; background: #fff; contain: strict; }
 .attn-lab .live-heads canvas { width: 100%; height: 100%; image-rendering: pixelated; display: block; }
 .attn-lab .live-heads .row { position: absolute; left: 0; width: 100%; outline: 2px solid #dd8452; pointer-events: none; }
 .attn-lab .live-heads .note { font-size: 13px; margin: 2px 0 6px; }
@@ -402,7 +465,7 @@ function build(picture, spec, change) {
       if (target instanceof Element && target.matches("button") && target.closest(".attn-lab")) event.stopPropagation();
     }, true);
   }
-  const view = { d, input, timer: null, values: null, n: 1 };
+  const view = { d, input, change, timer: null, values: null, n: 1, waiting: null };
   const stop = () => { clearInterval(view.timer); view.timer = null; };
   const play = () => {  // the opening as typed, then the line written one character at a time
     stop();
@@ -464,12 +527,29 @@ function build(picture, spec, change) {
       fig.firstChild.textContent = words(d.text.layer_head, { layer: l, head: h });
       heads.lastChild.appendChild(fig);
       const canvas = fig.querySelector("canvas");
-      view.heads.push({ l, h, fig, canvas, ctx: canvas.getContext("2d"), row: fig.querySelector(".row"), looks: fig.querySelector(".looks") });
+      view.heads.push({ l, h, fig, canvas, ctx: canvas.getContext("2d"), row: fig.querySelector(".row"),
+        looks: fields(fig.querySelector(".looks"), d.text.looks), drawn: [] });
     }
   }
   view.heads.el = heads;
   view.rgba = d.cmap.fill.map((hex) => pixel([1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16))));
   return view;
+}
+
+// A template's words as text nodes once, its fields as text nodes of their own: a step rewrites the few
+// characters that change, not the whole line (the browser then lays out and shapes only those).
+function fields(el, template) {
+  const out = {};
+  template.split(/(\{\w+\})/).forEach((part) => {
+    const node = document.createTextNode(part);
+    if (/^\{\w+\}$/.test(part)) { node.data = ""; out[part.slice(1, -1)] = node; }
+    el.appendChild(node);
+  });
+  return out;
+}
+
+function setFields(nodes, values) {
+  for (const name in nodes) if (nodes[name].data !== String(values[name])) nodes[name].data = String(values[name]);
 }
 
 // Attributes, text and display set only where they change, remembered on the node (reading them back
@@ -499,7 +579,11 @@ function draw(v, f, spec, values) {
   v.problem = f.problem;
   if (document.activeElement !== v.input && v.input.value !== values.prompt) v.input.value = values.prompt;
   put(v.input, { "aria-invalid": f.problem ? "true" : "false" });
-  const show = !f.problem;
+  if (f.loading && !v.waiting) {  // the weights are still being unpacked: draw again once they are
+    v.waiting = f.loading.then(() => { v.waiting = null; v.change("step", v.values.step); },
+      (error) => console.error("live GPT lab: the weights could not be unpacked", error));
+  }
+  const show = !f.problem && !f.loading;
   put(v.heads.el, { display: show ? "" : "none" });
   put(v.nextLabel, { display: show ? "" : "none" });
   if (!show) {
@@ -540,7 +624,8 @@ function draw(v, f, spec, values) {
     put(b.value, { x: 50 + width + 8, text: number(prob, 3) });
   });
   put(v.beyond, { text: f.rank > d.top_k ? words(d.text.beyond, { rank: f.rank, top_k: d.top_k }) : "" });
-  // the triangles: one pixel per (query, key), scaled up by the page; queries not read yet stay blank
+  // the triangles: one pixel per (query, key), scaled up by the page; queries not read yet stay blank.
+  // A row is written only when it is not the one on show already: a cached step adds one row.
   const causal = spec.data.models[values.model].config.causal;
   const n = v.rgba.length;
   v.heads.forEach((hd) => {
@@ -549,20 +634,25 @@ function draw(v, f, spec, values) {
       hd.canvas.width = total; hd.canvas.height = total;
       hd.img = hd.ctx.createImageData(total, total);
       hd.px = new Uint32Array(hd.img.data.buffer);  // one RGBA pixel a number
+      hd.drawn = [];
     }
-    const { img, px } = hd;
-    px.fill(0);
-    for (let i = 0; i < t; i += 1) {
-      const row = rows[i];
-      for (let j = 0; j < t; j += 1) {
-        px[i * total + j] = causal && j > i ? BLOCKED : v.rgba[Math.min(n - 1, Math.floor(Math.max(0, row[j]) * n))];
+    const { img, px, drawn } = hd;
+    let first = total, last = -1;
+    for (let i = 0; i < Math.max(t, drawn.length); i += 1) {
+      const row = i < t ? rows[i] : undefined;
+      if (drawn[i] === row) continue;
+      drawn[i] = row;
+      first = Math.min(first, i); last = i;
+      for (let j = 0; j < total; j += 1) {
+        px[i * total + j] = !row || j >= t ? 0
+          : causal && j > i ? BLOCKED : v.rgba[Math.min(n - 1, Math.floor(Math.max(0, row[j]) * n))];
       }
     }
-    hd.ctx.putImageData(img, 0, 0);
-    hd.row.style.top = `${(100 * (t - 1)) / total}%`;
-    hd.row.style.height = `${100 / total}%`;
+    drawn.length = t;
+    if (last >= first) hd.ctx.putImageData(img, 0, 0, 0, first, total, last - first + 1);
+    put(hd.row, { style: `top: ${(100 * (t - 1)) / total}%; height: ${100 / total}%` });
     const best = f.looks[hd.l][hd.h];
-    put(hd.looks, { text: words(d.text.looks, { token: shown(d, prepare(d).chars[f.ids[best]]), weight: number(rows[t - 1][best], 2) }) });
+    setFields(hd.looks, { token: shown(d, prepare(d).chars[f.ids[best]]), weight: number(rows[t - 1][best], 2) });
   });
 }
 

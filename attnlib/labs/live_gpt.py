@@ -11,6 +11,9 @@ the same attention weights, the same greedy continuation.
 The weights travel as float16 (half the bytes of the stored float32). Python's own frame, which the
 tests compare with the page's, runs ``attnlib.gpt.forward`` on the same float16-rounded weights; what
 the rounding itself costs against the stored weights is measured in ``tests/test_live_gpt.py``.
+Those float16 numbers are packed losslessly for the trip (``pack``, undone by ``unpack`` and by the
+page): the high bytes of all of them, then the low bytes, raw deflate, then base85 text. The page
+unpacks them with the browser's own ``DecompressionStream`` and draws once that is done.
 Sampling uses a small seeded generator (mulberry32) written twice, here and in the page, so a
 sampled line is the same in both.
 
@@ -20,7 +23,7 @@ In the 繁體 edition a Traditional opening is read through ``data/tang_vocab_ha
 
 from __future__ import annotations
 
-import base64
+import zlib
 from functools import cache
 from typing import Any
 
@@ -70,18 +73,90 @@ def half(params: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     return {k: np.asarray(v, dtype=np.float16).astype(np.float64) for k, v in params.items()}
 
 
+# ---- the page's bytes -----------------------------------------------------------------------------------
+# Bytes reach the page inside JSON text (a notebook's widget state, a page's inline script). Base85 writes
+# 4 bytes as 5 characters (base64: 5⅓), with 85 printable ASCII characters that neither JSON nor HTML
+# escapes ("'&<>\` are left out); live_gpt.js builds the same list by the same rule.
+DIGITS = "".join(ch for ch in map(chr, range(0x21, 0x7F)) if ch not in "\"'&<>\\`")[:85]
+
+
+def to_text(blob: bytes, *, huffman_only: bool = False) -> dict[str, Any]:
+    """``blob`` raw-deflated (zlib, ``wbits=-15``: what ``DecompressionStream("deflate-raw")`` reads) and
+    written in base85: ``{"bytes": length of the deflated bytes, "base85": text}``.
+
+    ``huffman_only`` skips the search for repeated strings: float16 bytes have none worth the bits.
+    """
+    strategy = zlib.Z_HUFFMAN_ONLY if huffman_only else zlib.Z_DEFAULT_STRATEGY
+    z = zlib.compressobj(9, zlib.DEFLATED, -15, 9, strategy)
+    deflated = z.compress(blob) + z.flush()
+    padded = np.frombuffer(deflated + bytes(-len(deflated) % 4), dtype=">u4").astype(np.int64)
+    digits = np.empty((padded.size, 5), dtype=np.uint8)
+    for k in range(4, -1, -1):  # the most significant digit first
+        padded, digits[:, k] = np.divmod(padded, 85)
+    alphabet = np.frombuffer(DIGITS.encode("ascii"), dtype=np.uint8)
+    return {"bytes": len(deflated), "base85": alphabet[digits].tobytes().decode("ascii")}
+
+
+def from_text(packed: dict[str, Any]) -> bytes:
+    """The bytes ``to_text`` packed (the page's ``inflate``, written in Python for the tests)."""
+    value = {ch: i for i, ch in enumerate(DIGITS)}
+    digits = np.array([value[ch] for ch in packed["base85"]], dtype=np.int64).reshape(-1, 5)
+    words = np.zeros(len(digits), dtype=np.int64)
+    for k in range(5):
+        words = words * 85 + digits[:, k]
+    deflated = words.astype(">u4").tobytes()[: packed["bytes"]]
+    return zlib.decompress(deflated, -15)
+
+
 def pack(params: dict[str, np.ndarray], config: gpt.GPTConfig) -> dict[str, Any]:
-    """The parameters as one base64 string of little-endian float16, with their names and shapes.
+    """The parameters as little-endian float16, with their names and shapes, packed losslessly:
+    the high byte of every number, then every low byte (the high bytes hold sign and exponent, which
+    repeat; the low bytes are noise), raw deflate, base85 (``to_text``).
 
     Shapes:
-        params {name: shape} -> {"names": [str], "shapes": [[int]], "f16": str (base64)}
+        params {name: shape} -> {"names": [str], "shapes": [[int]], "bytes": int, "base85": str}
 
     Taught in: 09 §10
     """
     shapes = gpt.model.param_shapes(config)
-    blob = b"".join(np.asarray(params[k], dtype="<f2").tobytes() for k in shapes)
+    halves = np.concatenate([np.asarray(params[k], dtype="<f2").ravel() for k in shapes]).view(np.uint8)
+    planes = halves[1::2].tobytes() + halves[0::2].tobytes()  # (high bytes, low bytes), little-endian pairs
     return {"names": list(shapes), "shapes": [list(s) for s in shapes.values()],
-            "f16": base64.b64encode(blob).decode("ascii")}
+            **to_text(planes, huffman_only=True)}
+
+
+def unpack(packed: dict[str, Any]) -> dict[str, np.ndarray]:
+    """The float16 parameters ``pack`` packed, by name, in their shapes (float16 arrays).
+
+    Taught in: 09 §10
+    """
+    planes = np.frombuffer(from_text(packed), dtype=np.uint8)
+    n = planes.size // 2
+    halves = ((planes[:n].astype(np.uint16) << 8) | planes[n:]).view(np.float16)
+    out, at = {}, 0
+    for name, shape in zip(packed["names"], packed["shapes"], strict=True):
+        size = int(np.prod(shape))
+        out[name] = halves[at : at + size].reshape(shape)
+        at += size
+    return out
+
+
+def pack_tables(vocab: list[str], to_hans: dict[str, str], to_hant: dict[str, str]) -> dict[str, Any]:
+    """The vocabulary and the two conversion tables as one packed list of little-endian uint16 code points:
+    ``[V, V steps between the sorted code points..., n, n (Traditional, Simplified) pairs...,
+    m, m (Simplified, Traditional) pairs...]`` (``to_text``). As JSON numbers they weighed three times
+    as much; as a string they would have pulled all 1,998 characters into the lab's font.
+    """
+    points = [ord(ch) for ch in vocab]
+    if points != sorted(set(points)):
+        raise ValueError("vocab must be sorted by code point, without repeats")
+    pairs = [[ord(a), ord(b)] for table in (to_hans, to_hant) for a, b in table.items()]
+    if max(points + [p for pair in pairs for p in pair]) > 0xFFFF:
+        raise ValueError("the tables hold characters beyond U+FFFF; they travel as uint16")
+    listed = [len(points), *np.diff(points, prepend=0).tolist(),
+              len(to_hans), *(p for a, b in to_hans.items() for p in (ord(a), ord(b))),
+              len(to_hant), *(p for a, b in to_hant.items() for p in (ord(a), ord(b)))]
+    return to_text(np.array(listed, dtype="<u2").tobytes())
 
 
 class Mulberry32:
@@ -294,14 +369,12 @@ def make_live_gpt_lab(tokenizer: Any, prompt: str = "明月", *, n_new: int = 22
     spec_data = {
         # characters as code points: the page's font subsets cover the words on show, not all 1,998
         # characters (a character outside them is drawn by the page's or the system's CJK font)
-        "vocab": [ord(ch) for ch in vocab],
+        "tables": pack_tables(vocab, table["to_hans"], table["to_hant"] if traditional else {}),
         "models": [{**pack(p, c), "config": {"V": c.vocab_size, "T_max": c.context, "d": c.d_model,
                                              "H": c.n_heads, "L": c.n_layers, "f": c.d_ff,
                                              "causal": c.causal}}
                    for c, p in loaded],
         "seed": SEED, "top_k": TOP_K, "traditional": traditional,
-        "to_hant": _code_points(table["to_hant"]) if traditional else [],
-        "to_hans": _code_points(table["to_hans"]),
         "cmap": colour_table("weights"), "text": words,
     }
     first = frame(prompt, temperature, n_new, int(peeking), n_new)
@@ -311,10 +384,6 @@ def make_live_gpt_lab(tokenizer: Any, prompt: str = "明月", *, n_new: int = 22
                   spec_data, frame=frame, readout=READOUT, snapshot=snapshot,
                   texts=[shown_first, *words.values()])
     return lab
-
-
-def _code_points(mapping: dict[str, str]) -> list[list[int]]:
-    return [[ord(a), ord(b)] for a, b in mapping.items()]
 
 
 class LiveLab(Lab):

@@ -4,8 +4,8 @@ The page is a second implementation of the tiny GPT of notebook 09. On 24 openin
 characters, the last ones the context's full length) and both models, the page's logits at every
 position must equal ``attnlib.gpt.forward``'s on the same float16-rounded weights to float32
 precision, its attention weights likewise, and its greedy (and seeded sampled) continuation must be
-the same characters. The lab page is built by ``mount_html`` from the lab's own state, as the site
-does, and opened from disk.
+the same characters. The weights it unpacks are the float16 numbers themselves, bit for bit. The lab
+page is built by ``mount_html`` from the lab's own state, as the site does, and opened from disk.
 """
 
 from __future__ import annotations
@@ -24,10 +24,10 @@ SELECTOR = '.attn-lab[data-lab="live_gpt"]'
 N_PROMPTS = 24
 
 # The page's numbers as base64 float64, so a 64 × 1998 logit matrix crosses over in one string.
-FORWARD_JS = """([model, ids]) => {
+FORWARD_JS = """async ([model, ids]) => {
   const root = document.querySelector('.attn-lab[data-lab="live_gpt"]');
   const c = root.attnLab.def.compute;
-  const m = c.loadModel(root.attnLab.spec.data.models[model]);
+  const m = await c.loadModel(root.attnLab.spec.data.models[model]);
   const out = c.forwardAll(m, ids, true);
   const pack = (arrays) => {
     const n = arrays.reduce((a, r) => a + r.length, 0);
@@ -43,17 +43,32 @@ FORWARD_JS = """([model, ids]) => {
   return { logits: pack(out.logits), weights: pack(rows) };
 }"""
 
-WRITE_JS = """([model, ids, n, temperature, seed]) => {
+WRITE_JS = """async ([model, ids, n, temperature, seed]) => {
   const root = document.querySelector('.attn-lab[data-lab="live_gpt"]');
   const c = root.attnLab.def.compute;
-  const run = c.newRun(c.loadModel(root.attnLab.spec.data.models[model]), ids, temperature, seed);
+  const run = c.newRun(await c.loadModel(root.attnLab.spec.data.models[model]), ids, temperature, seed);
   for (let s = 0; s < n; s += 1) c.advance(run);
   return run.steps.map((st) => st.token);
 }"""
 
-FRAME_JS = """(values) => {
+FRAME_JS = """async (values) => {
   const root = document.querySelector('.attn-lab[data-lab="live_gpt"]');
+  await root.attnLab.def.compute.loadModel(root.attnLab.spec.data.models[values.model]);
   return root.attnLab.def.frame(root.attnLab.spec, values).fields;
+}"""
+
+# Each model's weights as the page unpacked them (float32 arrays holding the float16 values), as base64.
+WEIGHTS_JS = """async (model) => {
+  const root = document.querySelector('.attn-lab[data-lab="live_gpt"]');
+  const m = await root.attnLab.def.compute.loadModel(root.attnLab.spec.data.models[model]);
+  const out = {};
+  for (const [name, values] of Object.entries(m.p)) {
+    const bytes = new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
+    let s = "";
+    for (let i = 0; i < bytes.length; i += 8192) s += String.fromCharCode(...bytes.subarray(i, i + 8192));
+    out[name] = btoa(s);
+  }
+  return out;
 }"""
 
 
@@ -77,7 +92,8 @@ def lab_page(page, lab, tmp_path):
     path = tmp_path / "live_gpt.html"
     path.write_text(html, encoding="utf-8")
     page.goto(path.as_uri())
-    page.wait_for_selector(f"{SELECTOR} svg.figure")
+    # the first picture waits for the weights to be unpacked; the readout is written with it
+    page.wait_for_function("(sel) => document.querySelector(sel + ' .readout')?.textContent", arg=SELECTOR)
     return page
 
 
@@ -89,6 +105,19 @@ def openings(poems, n: int = N_PROMPTS) -> list[np.ndarray]:
     lengths += [64] * (n - len(lengths))
     starts = rng.integers(0, ids.size - 64, size=n)
     return [ids[s : s + L] for s, L in zip(starts, lengths, strict=True)]
+
+
+@pytest.mark.parametrize("model", [0, 1], ids=["causal", "peeking"])
+def test_the_page_unpacks_exactly_the_float16_weights(lab_page, model):
+    """The page computes with the float16 numbers Python rounded to, bit for bit: the packing
+    (byte planes, deflate, base85) loses nothing."""
+    config, params = models()[model]
+    page = lab_page.evaluate(WEIGHTS_JS, model)
+    rounded = half(params)
+    assert sorted(page) == sorted(rounded)
+    for name, b64 in page.items():
+        values = np.frombuffer(base64.b64decode(b64), dtype="<f4").reshape(rounded[name].shape)
+        np.testing.assert_array_equal(values.astype(np.float64), rounded[name], err_msg=name)
 
 
 @pytest.mark.parametrize("model", [0, 1], ids=["causal", "peeking"])
@@ -180,7 +209,10 @@ def test_typing_an_opening_writes_a_line(lab_page, lab):
 def test_the_model_without_the_mask_fills_the_square(lab_page):
     """Switched to the peeking model, every query reads every key: the triangle becomes a square."""
     lab_page.locator(f'{SELECTOR} .control[data-control="model"] input[type=radio]').nth(1).check()
-    weights = lab_page.evaluate("""(sel) => { const root = document.querySelector(sel);
+    # the page draws the new model by itself once its weights are unpacked
+    lab_page.wait_for_function("(sel) => document.querySelector(sel + ' .readout').textContent", arg=SELECTOR)
+    weights = lab_page.evaluate("""async (sel) => { const root = document.querySelector(sel);
+        await root.attnLab.def.compute.loadModel(root.attnLab.spec.data.models[1]);
         return root.attnLab.def.frame(root.attnLab.spec, root.attnLab.values).weights; }""", SELECTOR)
     w = np.array(weights)
     assert w.shape[:2] == (2, 4) and np.triu(w, k=1).max() > 0.5
