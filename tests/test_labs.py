@@ -139,6 +139,9 @@ def test_a_value_off_the_slider_is_refused(lab):
 def test_snapshot_is_a_png_of_the_current_setting(lab):
     image = lab.snapshot()
     assert image.data[:8] == b"\x89PNG\r\n\x1a\n"
+    # twice the pixels of the size it is shown at (a high-density screen draws it sharp)
+    _, shown = image._repr_png_()  # what Jupyter stores: the bytes and the size to show them at
+    assert shown["width"] == int.from_bytes(image.data[16:20], "big") // 2 > 0
 
 
 def test_page_state_round_trips_as_the_notebook_stores_it(lab):

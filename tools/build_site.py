@@ -178,7 +178,8 @@ main + .site-bar { border-top: 1px solid #d8dbe0; border-bottom: 0; }
 .site-bar a { color: var(--site-accent); text-decoration: none; }
 .site-bar a:hover, .site-bar a:focus-visible { text-decoration: underline; }
 .site-bar .off { color: #8a8f98; }
-.site-bar .sep { color: #8a8f98; }
+.site-bar .item { white-space: nowrap; }
+.site-bar .sep { color: #8a8f98; margin-right: 0.6rem; }
 .site-bar .here { margin-left: auto; color: #57606a; }
 .site-bar .languages { color: #57606a; }
 .site-bar .languages strong { font-weight: 600; color: #1f2328; }
@@ -329,7 +330,8 @@ main + .site-bar { border-top: 1px solid #d8dbe0; border-bottom: 0; }
 @media (max-width: 640px) {
   .site-page .jp-RenderedMarkdown, .site-index { font-size: 16px; }
   .site-bar .here { display: none; }
-  .site-page .attn-lab input[type=range] { width: 130px; }
+  .site-bar .switch { flex-basis: 100%; }
+  .site-bar .switch > .sep { display: none; }
 }
 """
 
@@ -419,12 +421,17 @@ def bar(pages: list[Page], i: int, language: str = "en", available: tuple[str, .
                     f'title="{html.escape(target.title)}">{words}</a>')
         return f'<span class="off">{words}</span>'
 
+    items = [f'<a rel="index" href="index.html">{words["index"]}</a>',
+             link(i - 1, words["previous"], "prev"), link(i + 1, words["next"], "next")]
+    if available[1:]:
+        items.append(offline_pages.language_switch(pages[i].name, language, available))
+    # A separator belongs to the item after it, so the bar never ends a line with a "·"; on a phone the
+    # language switch takes a line of its own, without one.
     sep = '<span class="sep">·</span>'
+    kinds = ["item"] * 3 + ["item switch"]
     return (
         '<header class="site-bar"><nav aria-label="series">'
-        f'<a rel="index" href="index.html">{words["index"]}</a>{sep}'
-        f"{link(i - 1, words['previous'], 'prev')}{sep}{link(i + 1, words['next'], 'next')}"
-        + (sep + offline_pages.language_switch(pages[i].name, language, available) if available[1:] else "")
+        + "".join(f'<span class="{kinds[k]}">{sep if k else ""}{item}</span>' for k, item in enumerate(items))
         + f'<span class="here">{html.escape(pages[i].title)}</span>'
         "</nav></header>"
     )

@@ -110,11 +110,12 @@ TEMPLATE = r"""
 .reveal .highlight { margin: 0.3em 0; }
 .reveal .jp-OutputArea-output pre { font-size: var(--jp-code-font-size); line-height: 1.3; }
 .reveal mjx-container[display="true"] { margin: 0.4em 0; }
-.jp-OutputArea-output img { max-height: 520px; max-width: 100%; width: auto; object-fit: contain; }
+/* a figure at the size its width attribute gives (its PNG holds twice the pixels), within the slide */
+.reveal .jp-OutputArea-output img { max-height: 520px; max-width: 100%; height: auto; object-fit: contain; }
 /* a cell tagged slide-figure-N: its figures N units tall */
 {%- for n in resources.figure_heights %}
 .reveal .celltag_slide-figure-{{ n }} .jp-OutputArea-output img {
-  height: {{ n }}px !important; max-height: none;
+  height: {{ n }}px !important; max-height: none; width: auto;
 }
 {%- endfor %}
 .offline-widget {

@@ -370,9 +370,9 @@ class Lab(anywidget.AnyWidget):
     def snapshot(self) -> Any:
         """The picture at the current setting as a static PNG (shown just before the live lab)."""
         fig = self._snapshot(**self.values)
-        png = figure_png(fig)
+        png = figure_png(fig, dpi=2 * fig.dpi)  # twice the pixels, shown at its size: sharp on any screen
         plt.close(fig)  # a figure made through pyplot would otherwise show a second time below the cell
-        return Image(data=png, format="png")
+        return Image(data=png, format="png", retina=True)
 
     # Outside Jupyter ---------------------------------------------------------------------------------
     def page_state(self) -> dict[str, Any]:

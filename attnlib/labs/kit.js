@@ -192,6 +192,20 @@ const STYLE = `
 .attn-lab svg .title { font-size: 15px; }
 .attn-lab svg .cell { font-size: 11px; }
 .attn-lab .readout { margin-top: 4px; font-size: 15px; }
+/* A narrow lab (a phone): one control per line, the slider taking what its name and value leave, and
+   every control at least 44 px tall for a thumb. Only the layout changes. */
+.attn-lab { container-type: inline-size; }
+@container (max-width: 600px) {
+  .attn-lab .bar { gap: 6px 12px; }
+  .attn-lab .control { flex: 1 1 100%; flex-wrap: wrap; gap: 0 10px; }
+  .attn-lab .control > .name { white-space: normal; flex: 1 1 100%; }
+  .attn-lab input[type=range] { flex: 1 1 0; min-width: 0; width: auto; height: 44px; margin: 0; }
+  .attn-lab fieldset { flex-wrap: wrap; }
+  .attn-lab fieldset legend { float: none; width: 100%; margin: 0 0 4px; }
+  .attn-lab .toggle span { box-sizing: border-box; min-height: 44px; min-width: 44px; display: inline-flex;
+    align-items: center; justify-content: center; }
+  .attn-lab select, .attn-lab button, .attn-lab input[type=text] { min-height: 44px; }
+}
 `;
 
 // ---- controls ----------------------------------------------------------------------------------------

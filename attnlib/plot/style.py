@@ -94,6 +94,7 @@ class use_style:  # noqa: N801 (used like a function: `use_style()` or `with use
                 "axes.titlesize": "large",
             }
         )
+        _sharp_inline_figures()
 
     def __enter__(self) -> use_style:
         return self
@@ -101,6 +102,21 @@ class use_style:  # noqa: N801 (used like a function: `use_style()` or `with use
     def __exit__(self, *exc: object) -> None:
         # The saved values were validated when first set; restore them as they were.
         dict.update(mpl.rcParams, self._saved)
+
+
+def _sharp_inline_figures() -> None:
+    """In a notebook, show figures as PNG at twice their pixels, with their size on the page unchanged.
+
+    A high-density screen (and the site or a deck on one) then draws them as sharp as the labs beside
+    them. PNG rather than SVG: a heatmap with its number in every cell is a smaller PNG, and nbval
+    compares an SVG's text, whose coordinates carry the last digits of the machine's arithmetic.
+    """
+    from IPython import get_ipython  # only where a notebook runs; `import attnlib` stays numpy-only
+
+    if get_ipython() is not None:
+        from matplotlib_inline.backend_inline import set_matplotlib_formats
+
+        set_matplotlib_formats("retina")
 
 
 def new_figure(figsize: tuple[float, float], dpi: float | None = None) -> Figure:

@@ -391,3 +391,78 @@ def test_on_a_phone_the_contents_fold_behind_a_keyboard_operable_summary(browser
     assert page.evaluate("() => location.hash") == href
     watch.check()
     context.close()
+
+
+# Every control of every lab on the page: its box, the lab's box, and the value it shows.
+CONTROLS_JS = """() => Array.from(document.querySelectorAll('.attn-lab')).flatMap((lab) => {
+  const edge = lab.getBoundingClientRect();
+  const targets = lab.querySelectorAll(
+    'input[type=range], .toggle span, select, button, input[type=text]');
+  return Array.from(targets).map((el) => {
+    const r = el.getBoundingClientRect(), out = el.parentElement.querySelector('output');
+    const o = out && out.getBoundingClientRect();
+    return {lab: lab.dataset.lab, what: el.tagName + (el.dataset.act ? ':' + el.dataset.act : ''),
+            height: r.height, width: r.width, right: r.right, labRight: edge.right,
+            font: parseFloat(getComputedStyle(el).fontSize),
+            value: o ? {right: o.right, width: o.width} : null};
+  });
+})"""
+
+
+@pytest.mark.parametrize("name", [p.stem for p in NOTEBOOKS if stored_labs(p)])
+def test_on_a_phone_every_lab_control_fits_a_thumb_and_shows_its_value(browser, site, name):
+    """At 390 px a lab's controls stack one per line inside the lab: each is at least 44 px tall (a
+    thumb), its text at least 12 px, and a slider's value stays in view beside it."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto((site / f"{name}.html").as_uri())
+    page.wait_for_function("() => document.querySelectorAll('.attn-lab .bar .control').length > 0")
+    controls = page.evaluate(CONTROLS_JS)
+    assert controls
+    for c in controls:
+        assert c["height"] >= 44 and c["width"] >= 44, f"too small for a thumb: {c}"
+        assert c["right"] <= c["labRight"] + 0.5 <= 390.5, f"sticks out of the lab: {c}"
+        assert c["font"] >= 12, f"text too small: {c}"
+        if c["value"]:
+            assert c["value"]["width"] > 0 and c["value"]["right"] <= c["labRight"] + 0.5, f"value hidden: {c}"
+    context.close()
+
+
+def test_on_a_phone_the_bar_wraps_cleanly(browser, site):
+    """At 390 px no line of the bar at the top ends with a separator, and none but the first starts with
+    one (the language switch takes a line of its own)."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto((site / "06_masking.html").as_uri())
+    lines = page.evaluate("""() => {
+      const seen = Array.from(document.querySelector('header.site-bar').querySelectorAll('.item > *'))
+        .filter((el) => el.getClientRects().length && getComputedStyle(el).display !== 'none');
+      const rows = new Map();
+      for (const el of seen) {
+        const top = Math.round(el.getBoundingClientRect().top);
+        (rows.get(top) || rows.set(top, []).get(top)).push(el);
+      }
+      return [...rows.values()].map((els) => els
+        .sort((a, b) => a.getBoundingClientRect().left - b.getBoundingClientRect().left)
+        .map((el) => el.classList.contains('sep') ? '·' : el.textContent));
+    }""")
+    assert len(lines) == 2, lines  # index · previous · next, then the languages
+    for words in lines:
+        assert words[0] != "·" and words[-1] != "·", lines
+    context.close()
+
+
+def test_figures_are_drawn_at_twice_the_pixels_they_take(page, site):
+    """Every stored figure of a page is a PNG with twice the pixels of its size on the page, so that a
+    high-density screen draws it sharp."""
+    page.goto((site / "05_scaling_by_sqrt_dk.html").as_uri())
+    sizes = page.evaluate("""() => Array.from(document.querySelectorAll('.jp-OutputArea img'))
+      .filter((img) => img.src.startsWith('data:image/png'))
+      .map((img) => ({natural: img.naturalWidth, shown: img.getBoundingClientRect().width,
+                      attribute: Number(img.getAttribute('width'))}))""")
+    assert len(sizes) >= 3
+    for s in sizes:
+        assert s["natural"] in (2 * s["attribute"], 2 * s["attribute"] + 1), s  # the width is halved, rounded down
+        assert s["shown"] <= s["attribute"] + 0.5, s
+    context_width = page.evaluate("() => innerWidth")
+    assert context_width >= 800 and any(s["shown"] == s["attribute"] for s in sizes), sizes
