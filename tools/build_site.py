@@ -177,9 +177,9 @@ main + .site-bar { border-top: 1px solid #d8dbe0; border-bottom: 0; }
 }
 .site-bar a { color: var(--site-accent); text-decoration: none; }
 .site-bar a:hover, .site-bar a:focus-visible { text-decoration: underline; }
-.site-bar .off { color: #8a8f98; }
+.site-bar .off { color: #666b73; }
 .site-bar .item { white-space: nowrap; }
-.site-bar .sep { color: #8a8f98; margin-right: 0.6rem; }
+.site-bar .sep { color: #666b73; margin-right: 0.6rem; }
 .site-bar .here { margin-left: auto; color: #57606a; }
 .site-bar .languages { color: #57606a; }
 .site-bar .languages strong { font-weight: 600; color: #1f2328; }
@@ -543,7 +543,8 @@ def build(notebooks: list[Path], out: Path, log=print, prune: bool = False) -> l
     assets = out / "assets"
     assets.mkdir(exist_ok=True)
     (assets / "jupyterlab.css").write_text(jupyterlab_css(exporter), encoding="utf-8")
-    (assets / "site.css").write_text(SITE_CSS + exercise_pages.CSS, encoding="utf-8")
+    css = SITE_CSS + offline_pages.READABLE_CSS + exercise_pages.CSS
+    (assets / "site.css").write_text(css, encoding="utf-8")
     (assets / Path(NAV_URL).name).write_text(NAV_JS.read_text(encoding="utf-8"), encoding="utf-8")
 
     written = []

@@ -179,7 +179,9 @@ LAB_CSS = """
 .reveal .attn-quiz .score { font-size: 20px; }
 .reveal .exercise-task { font-size: 20px; line-height: 1.35; padding: 0.3rem 0.8rem; }
 .reveal .exercise-task p { margin: 0.2rem 0; }
-""" + exercise_pages.CSS
+/* reveal's slide number: white on 40% black is 2.8:1 over a white slide */
+.reveal .slide-number { background-color: rgba(0, 0, 0, 0.7); }
+""" + offline_pages.READABLE_CSS + exercise_pages.CSS
 TEMPLATE = TEMPLATE.replace("LAB_CSS", LAB_CSS)
 
 LAB_NOTE = offline_pages.WIDGET_NOTE  # a widget that is neither a lab nor has a static form

@@ -86,6 +86,25 @@ CJK_URL = f"vendor/noto-sans-sc/{CJK_FONT.name}"
 
 # A Jinja snippet for a page's <head>: the bundled CJK face (at the URL in resources.offline.cjk_font), and
 # the fresh layout of Chinese text once it is in. Every page and index that shows Chinese carries it.
+# What pages and decks add to JupyterLab's stylesheet so that every text meets WCAG AA contrast (4.5:1)
+# on its background: a few of its code colours fall short on the code box (#f6f8fa; a comment's #408080
+# is 4.27:1), and a link in running text is told from the text by more than its colour (an underline).
+READABLE_CSS = """
+:root {
+  --jp-mirror-editor-comment-color: #367070;
+  --jp-mirror-editor-number-color: #007500;
+  --jp-mirror-editor-variable-3-color: #007548;
+  --jp-mirror-editor-atom-color: #5c60d6;
+  --jp-mirror-editor-operator-color: #8f1ed8;
+  --jp-mirror-editor-meta-color: #8f1ed8;
+  --jp-mirror-editor-bracket-color: #6b6b4a;
+  --jp-mirror-editor-quote-color: #007500;
+  --jp-mirror-editor-error-color: #d00000;
+}
+.jp-RenderedHTMLCommon.jp-RenderedMarkdown a:link, .jp-RenderedHTMLCommon.jp-RenderedMarkdown a:visited,
+.exercise-task a { text-decoration: underline; text-underline-offset: 0.15em; }
+"""
+
 CJK_HEAD = r"""
 <style>
 @font-face {

@@ -251,6 +251,33 @@
     box.querySelector("form")?.addEventListener("submit", (event) => event.preventDefault());
   }
 
+  // ---- boxes that scroll sideways -------------------------------------------------------------------------
+  // A printed line, a formula, a table or a line of code wider than the column scrolls in its own box
+  // (site.css). Where a box really does, it takes the keyboard (Tab to it, then the arrow keys); where it
+  // fits again (a wider window), it is no longer a Tab stop.
+  const SCROLLERS = ".jp-RenderedMarkdown, .jp-RenderedText pre, .jp-InputArea-editor, mjx-container[display='true']";
+  function markScrollers() {
+    document.querySelectorAll(SCROLLERS).forEach((box) => {
+      const scrolls = box.scrollWidth > box.clientWidth;
+      if (scrolls && !box.hasAttribute("tabindex")) {
+        box.setAttribute("tabindex", "0");
+        box.dataset.scrolls = "";
+      } else if (!scrolls && "scrolls" in box.dataset) {
+        box.removeAttribute("tabindex");
+        delete box.dataset.scrolls;
+      }
+    });
+  }
+  window.addEventListener("load", () => {
+    const typeset = window.MathJax && MathJax.startup && MathJax.startup.promise;  // formulas change widths
+    Promise.resolve(typeset).then(markScrollers);
+  });
+  let frame = 0;
+  window.addEventListener("resize", () => {
+    cancelAnimationFrame(frame);
+    frame = requestAnimationFrame(markScrollers);
+  });
+
   // The script runs right after the contents and the search box (before the page's text), so a phone
   // never shows the contents unfolded.
   document.querySelectorAll("details.site-toc").forEach(setUpContents);

@@ -327,6 +327,9 @@ export function createLab(def) {
     const view = def.build(picture, spec, (name, value) => change(name, value));
     const figure = picture.querySelector("svg.figure");
     if (figure) figure.style.maxWidth = `${1.25 * figure.viewBox.baseVal.width}px`;
+    // the picture's text alternative is the readout, which says in words what it shows
+    readout.id = `attn-lab-${UID_TAG}-${++uid}`;
+    picture.querySelectorAll("svg[role=img]").forEach((img) => img.setAttribute("aria-labelledby", readout.id));
     const paint = () => {
       const frame = def.frame(spec, values);
       def.draw(view, frame, spec, values);
