@@ -117,6 +117,20 @@ def weight_parts(mount: str, state: dict) -> dict[str, int]:
     return parts
 
 
+def time_steps(page, arm: str) -> list[float]:
+    """20 written characters after each of three openings, each timed in the page as ``arm`` says (ms)."""
+    times = []
+    for prompt in ("明月", "白日", "春风"):
+        page.evaluate(RESET_JS, [SELECTOR, prompt])
+        for _ in range(20):
+            page.evaluate(arm, SELECTOR)
+            page.keyboard.press("Enter")
+            ms = page.evaluate("() => window.__step")
+            if ms is not None:
+                times.append(float(ms))
+    return times
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--throttle", type=float, default=4.0, help="CPU slow-down factor (1 = none)")
@@ -151,22 +165,8 @@ def main() -> int:
                         time.sleep(0.01)
                 ready.append(at / 1000)
                 if run == 0:
-                    for prompt in ("明月", "白日", "春风"):
-                        page.evaluate(RESET_JS, [SELECTOR, prompt])
-                        for _ in range(20):
-                            page.evaluate(ARM_JS, SELECTOR)
-                            page.keyboard.press("Enter")
-                            ms = page.evaluate("() => window.__step")
-                            if ms is not None:
-                                steps.append(float(ms))
-                    for prompt in ("明月", "白日", "春风"):
-                        page.evaluate(RESET_JS, [SELECTOR, prompt])
-                        for _ in range(20):
-                            page.evaluate(ARM_RENDERED_JS, SELECTOR)
-                            page.keyboard.press("Enter")
-                            ms = page.evaluate("() => window.__step")
-                            if ms is not None:
-                                rendered.append(float(ms))
+                    steps = time_steps(page, ARM_JS)
+                    rendered = time_steps(page, ARM_RENDERED_JS)
                     sync = page.evaluate(SYNC_JS, SELECTOR)
                 page.context.close()
             browser.close()

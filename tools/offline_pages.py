@@ -84,8 +84,6 @@ MATHJAX = Package(
 MATHJAX_URL = f"vendor/{MATHJAX.folder}/es5/tex-chtml-full.js"
 CJK_URL = f"vendor/noto-sans-sc/{CJK_FONT.name}"
 
-# A Jinja snippet for a page's <head>: the bundled CJK face (at the URL in resources.offline.cjk_font), and
-# the fresh layout of Chinese text once it is in. Every page and index that shows Chinese carries it.
 # What pages and decks add to JupyterLab's stylesheet so that every text meets WCAG AA contrast (4.5:1)
 # on its background: a few of its code colours fall short on the code box (#f6f8fa; a comment's #408080
 # is 4.27:1), and a link in running text is told from the text by more than its colour (an underline).
@@ -105,6 +103,8 @@ READABLE_CSS = """
 .exercise-task a { text-decoration: underline; text-underline-offset: 0.15em; }
 """
 
+# A Jinja snippet for a page's <head>: the bundled CJK face (at the URL in resources.offline.cjk_font), and
+# the fresh layout of Chinese text once it is in. Every page and index that shows Chinese carries it.
 CJK_HEAD = r"""
 <style>
 @font-face {

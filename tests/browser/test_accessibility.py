@@ -10,13 +10,11 @@ something to operate are shown one by one.
 
 from __future__ import annotations
 
-import os
-import shutil
 import sys
 from pathlib import Path
 
 import pytest
-from helpers import show_slide_of
+from helpers import require_assets, show_slide_of
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
@@ -38,11 +36,7 @@ def axe():
 @pytest.fixture(scope="module")
 def all_decks(tmp_path_factory) -> Path:
     """The decks of the three editions (one shared vendor/)."""
-    if not build_slides.assets_cached() and shutil.which("npm") is None:
-        reason = "the slides need reveal.js and MathJax: no copy in .cache/slides/ and no npm to fetch them"
-        if os.environ.get("CI"):
-            pytest.fail(f"{reason}; CI must build them")
-        pytest.skip(reason)
+    require_assets(build_slides.PACKAGES, "the slides")
     out = tmp_path_factory.mktemp("a11y-slides")
     notebooks = [ROOT / "notebooks" / f"{name}.ipynb" for name in NOTEBOOKS]
     build_slides.build(notebooks, out, log=lambda *_: None)

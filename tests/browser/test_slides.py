@@ -17,9 +17,7 @@ either the tests are skipped with the reason (a learner's machine), and in CI th
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
 import sys
 from pathlib import Path
 
@@ -29,7 +27,14 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
 import build_slides  # noqa: E402
 import slide_fit  # noqa: E402
-from helpers import CJK_FONT_LOADED_JS, MARK_CHINESE_JS, on_its_slide, platform_fonts, show_slide_of  # noqa: E402
+from helpers import (  # noqa: E402
+    CJK_FONT_LOADED_JS,
+    MARK_CHINESE_JS,
+    on_its_slide,
+    platform_fonts,
+    require_assets,
+    show_slide_of,
+)
 from test_site import PROSE_JS, RAW_TEX, stored_labs, walk_labs, with_labs  # noqa: E402
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
@@ -49,11 +54,7 @@ def notebook_has(path: Path, what: str) -> bool:
 
 @pytest.fixture(scope="module")
 def decks(tmp_path_factory) -> dict[str, Path]:
-    if not build_slides.assets_cached() and shutil.which("npm") is None:
-        reason = "the slides need reveal.js and MathJax: no copy in .cache/slides/ and no npm to fetch them"
-        if os.environ.get("CI"):
-            pytest.fail(f"{reason}; CI must build them")
-        pytest.skip(reason)
+    require_assets(build_slides.PACKAGES, "the slides")
     out = tmp_path_factory.mktemp("slides")
     built = build_slides.build(NOTEBOOKS, out, log=lambda *_: None)
     return {deck.name.removesuffix(".slides.html"): deck for deck in built}
