@@ -115,22 +115,14 @@ CJK_HEAD = r"""
 }
 </style>
 <script>
-/* Chromium can keep the fallback's empty boxes for text it laid out while this font was loading:
-   once the font and the page are in, give every text with Chinese a fresh text node, which is laid out
-   anew (the labs draw their own text, with their own fonts, and keep references to it: left alone). */
-Promise.all([
-  document.fonts.load('1em "Attn CJK"', "中"),
-  new Promise((ready) => document.readyState === "loading"
-    ? document.addEventListener("DOMContentLoaded", ready) : ready()),
-]).then(() => requestAnimationFrame(() => {
-  const chinese = /[\u2e80-\u9fff\uf900-\ufaff\ufe30-\uffef]/;
-  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  const stale = [];
-  for (let node = walk.nextNode(); node; node = walk.nextNode()) {
-    if (chinese.test(node.data) && !node.parentElement.closest(".attn-lab")) stale.push(node);
-  }
-  for (const node of stale) node.replaceWith(document.createTextNode(node.data));
-}), () => {});
+/* Chromium can keep drawing empty boxes for Chinese it laid out while this font was loading: the fonts
+   it picked for that text's size and weight are cached and not looked up again when the font arrives
+   (1 load in 20 or so; a fresh text node reuses the stale pick). Once the font is in, the page takes a
+   font description no text has used yet (kerning asked for by name; it is on by default), so every
+   text picks its fonts anew. */
+document.fonts.load('1em "Attn CJK"', "中").then(() => {
+  document.documentElement.style.fontFeatureSettings = '"kern" 1';
+}, () => {});
 </script>
 """
 
