@@ -3,36 +3,79 @@
 // takes the softmax of that row (checked against attnlib at every setting by the browser tests).
 import { axes, barFill, createLab, fill, maskedSoftmax, number, polyline, svg, text } from "./kit.js";
 
-const W = 1100, H = 680;
+const W = 1100, H = 680;  // the wide picture: one svg
+// A narrow panel's width: 13-unit text in a 324 px phone column is drawn at 12.4 px (13 * 324 / 340).
+const NW = 340;
 const KEYS_TICKS = [1, 4, 16, 64, 256, 1024];
+const HEAD_SEP = "  ·  ";  // between the headline's parts (d_k, the scores, the keys), in every language
 
-function build(picture, spec) {
+// Where each piece goes. Wide: one picture, as it has always been. Narrow: each panel its own svg, one
+// above the other (the first curve panel carries the legend); the headline on two lines, fewer score
+// ticks, and the histogram's notes under its axis, where the tall peak at d_k = 1 cannot run into them.
+const WIDE = {
+  headline: [{ x: W / 2, y: 24, size: 22 }],
+  hist: { x: 70, y: 80, w: 460, h: 190 }, scoreTicks: [-100, -75, -50, -25, 0, 25, 50, 75, 100],
+  notes: { x: 530, y: 92, anchor: "end" },
+  row: { x: 640, y: 80, w: 430, h: 190 }, keys: { x: 855, y: 286 },
+  legend: { y: 385, x: [380, 530, 680] },
+  panels: [0, 1, 2].map((k) => ({ x: 70 + 360 * k, y: 440, w: 300, h: 170 })),
+};
+const NARROW = {
+  headline: [{ x: NW / 2, y: 16, size: 20 }, { x: NW / 2, y: 42, size: 15 }],  // d_k, then the rest
+  hist: { x: 40, y: 110, w: 280, h: 140 }, scoreTicks: [-100, -50, 0, 50, 100], histHeight: 342,
+  notes: { x: NW / 2, y: 308, anchor: "middle" },
+  row: { x: 64, y: 60, w: 250, h: 150 }, keys: { x: NW / 2, y: 226 }, rowHeight: 240,
+  legend: { y: 20, x: [8, 72, 184] },
+  panels: [0, 1, 2].map((k) => ({ x: 50, y: k === 0 ? 72 : 34, w: 270, h: 130 })),
+  panelHeights: [250, 212, 212],
+};
+// Narrow: a y label lies flat above its axis, under the title (a turned label of 13 px reads badly).
+const FLAT = { x: 8, label: 12, title: 36 };  // its left end; how far above the box it and the title sit
+// Narrow: the largest weight's label stays this far inside the row's box, clear of the y tick labels.
+const TOP_INSET = 20;
+
+// An axis's y label: turned beside it (wide), or flat above it with the title moved up (narrow).
+function yLabel(p, words, narrow) {
+  if (!narrow) return;
+  text(p.g, FLAT.x, p.box.y - FLAT.label, words);
+  p.title.setAttribute("y", p.box.y - FLAT.title);
+}
+
+function build(picture, spec, change, { narrow = false } = {}) {
   const d = spec.data;
-  const root = svg("svg", { class: "figure", viewBox: `0 0 ${W} ${H}`, role: "img" }, picture);
-  const headline = text(root, W / 2, 24, "", { "text-anchor": "middle", "font-size": 22 });
-  // Top left: the histogram and its normal curve, on a fixed axis.
-  const hist = axes(root, { x: 70, y: 80, w: 460, h: 190 }, {
-    xlim: [-100, 100], ylim: [0, 1.6], xticks: [-100, -75, -50, -25, 0, 25, 50, 75, 100],
-    xticklabels: [-100, -75, -50, -25, 0, 25, 50, 75, 100].map((t) => number(t, 0)),
-    xlabel: d.text.score, ylabel: d.text.how_often, ylabelGap: 22, title: d.text.hist_title });
+  const L = narrow ? NARROW : WIDE;
+  const figure = (width, height) => svg("svg", { class: "figure", viewBox: `0 0 ${width} ${height}`, role: "img" }, picture);
+  const wide = narrow ? null : figure(W, H);
+  // The svg a panel is drawn in: the one wide picture, or a narrow panel of its own.
+  const sheet = (height) => wide || figure(NW, height);
+  const top = sheet(L.histHeight);
+  const headline = L.headline.map(({ x, y, size }) => text(top, x, y, "", { "text-anchor": "middle", "font-size": size }));
+  // The histogram and its normal curve, on a fixed axis.
+  const hist = axes(top, L.hist, {
+    xlim: [-100, 100], ylim: [0, 1.6], xticks: L.scoreTicks, xticklabels: L.scoreTicks.map((t) => number(t, 0)),
+    xlabel: d.text.score, ylabel: narrow ? null : d.text.how_often, ylabelGap: 22, title: d.text.hist_title });
+  yLabel(hist, d.text.how_often, narrow);
   const steps = svg("path", { fill: "#9fb6d6" }, hist.g);
   const curve = svg("polyline", { fill: "none", stroke: "#222", "stroke-width": 1.4 }, hist.g);
-  const notes = [0, 1].map((k) => text(hist.g, 530, 92 + 18 * k, "", { "text-anchor": "end", class: "tick" }));
-  // Top right: one query's weights over its keys.
-  const row = axes(root, { x: 640, y: 80, w: 430, h: 190 }, {
+  const notes = [0, 1].map((k) => text(hist.g, L.notes.x, L.notes.y + 18 * k, "", { "text-anchor": L.notes.anchor, class: "tick" }));
+  // One query's weights over its keys.
+  const rb = L.row;
+  const row = axes(sheet(L.rowHeight), rb, {
     xlim: [0, 1], ylim: [0, 1.1], yticks: [0, 0.25, 0.5, 0.75, 1], yticklabels: ["0.00", "0.25", "0.50", "0.75", "1.00"],
-    ylabel: d.text.weight, ylabelGap: 52, title: d.text.row_title });
+    ylabel: narrow ? null : d.text.weight, ylabelGap: 52, title: d.text.row_title });
+  yLabel(row, d.text.weight, narrow);
   const bars = [];
   for (let j = 0; j < d.max_keys; j += 1) bars.push(svg("rect", { y: 0, height: 0 }, row.g));
   const outline = svg("rect", { fill: "none", stroke: "black", "stroke-width": 1.6 }, row.g);
-  const uniformRow = svg("line", { x1: 640, x2: 1070, stroke: "#777", "stroke-dasharray": "5 3", "stroke-width": 1.2 }, row.g);
+  const uniformRow = svg("line", { x1: rb.x, x2: rb.x + rb.w, stroke: "#777", "stroke-dasharray": "5 3", "stroke-width": 1.2 }, row.g);
   const topLabel = text(row.g, 0, 0, "", { "text-anchor": "middle", class: "tick" });
-  const keysLabel = text(row.g, 855, 286, "", { "text-anchor": "middle" });
-  // Bottom: three curves against d_k.
+  const keysLabel = text(row.g, L.keys.x, L.keys.y, "", { "text-anchor": "middle" });
+  // Three curves against d_k.
+  const sheets = d.panels.map((_, k) => sheet(narrow ? L.panelHeights[k] : H));
   const panels = d.panels.map((title, k) => {
     const ylim = k === 1 ? [0, Math.log(d.max_keys) * 1.08] : (k === 0 ? [0, 1.05] : [0, 0.6]);
     const yticks = k === 1 ? [0, 1, 2, 3, 4] : (k === 0 ? [0, 0.25, 0.5, 0.75, 1] : [0, 0.2, 0.4, 0.6]);
-    const p = axes(root, { x: 70 + 360 * k, y: 440, w: 300, h: 170 }, {
+    const p = axes(sheets[k], L.panels[k], {
       xlim: [d.widths[0] / 1.3, d.widths[d.widths.length - 1] * 1.3], ylim, log: "x",
       xticks: KEYS_TICKS, yticks, yticklabels: yticks.map((t) => number(t, k === 1 ? 0 : 2)),
       xlabel: "d_k", title, ylabelGap: 0 });
@@ -42,14 +85,16 @@ function build(picture, spec) {
       vline: svg("line", { y1: p.box.y, y2: p.box.y + p.box.h, stroke: "#333" }, p.g),
       dot: svg("circle", { r: 8, stroke: "black", "stroke-width": 1.5 }, p.g) };
   });
-  const legend = svg("g", {}, root);
+  const legend = svg("g", {}, sheets[0]);
+  const y = L.legend.y;
   [["q·k", d.raw_colour, null], ["q·k / √d_k", d.scaled_colour, null], [d.text.uniform, "#777", "5 3"]]
     .forEach(([words, c, dash], k) => {
-      const x = 380 + 150 * k;
-      svg("line", { x1: x, x2: x + 26, y1: 385, y2: 385, stroke: c, "stroke-width": dash ? 1.2 : 2.5, "stroke-dasharray": dash }, legend);
-      text(legend, x + 32, 385, words, { class: "tick" });
+      const x = L.legend.x[k];
+      svg("line", { x1: x, x2: x + 26, y1: y, y2: y, stroke: c, "stroke-width": dash ? 1.2 : 2.5, "stroke-dasharray": dash }, legend);
+      text(legend, x + 32, y, words, { class: "tick" });
     });
-  return { d, headline, hist, steps, curve, notes, row, bars, outline, uniformRow, topLabel, keysLabel, panels };
+  return { d, headline, hist, steps, curve, notes, row, bars, outline, uniformRow, topLabel, keysLabel, panels,
+    topInset: narrow ? TOP_INSET : 0 };
 }
 
 function frame(spec, values) {
@@ -70,7 +115,11 @@ function frame(spec, values) {
 
 function draw(v, f, spec, values) {
   const d = v.d;
-  v.headline.textContent = fill(d.headline, f.fields);
+  // One headline, or (narrow) d_k on its first line and the rest on the second.
+  const head = fill(d.headline, f.fields);
+  const parts = head.split(HEAD_SEP);
+  const lines = v.headline.length === 1 ? [head] : [parts[0], parts.slice(1).join(HEAD_SEP)];
+  v.headline.forEach((t, k) => { t.textContent = lines[k]; });
   // The histogram: bins that scale with σ, heights normalised so the normal curve peaks at 1.
   const h = d.hist[2 * f.i + (values.scaled ? 1 : 0)];
   const top = Math.max(1.6, 1.08 * Math.max(...h));
@@ -101,7 +150,8 @@ function draw(v, f, spec, values) {
   v.outline.setAttribute("width", 0.8 * slot);
   v.outline.setAttribute("y", ry(w));
   v.outline.setAttribute("height", ry(0) - ry(w));
-  v.topLabel.setAttribute("x", v.row.box.x + slot * (best + 0.5));
+  const inside = [v.row.box.x + v.topInset, v.row.box.x + v.row.box.w - v.topInset];
+  v.topLabel.setAttribute("x", Math.min(inside[1], Math.max(inside[0], v.row.box.x + slot * (best + 0.5))));
   v.topLabel.setAttribute("y", ry(w) - 10);
   v.topLabel.textContent = number(w, 3);
   v.uniformRow.setAttribute("y1", ry(1 / n)); v.uniformRow.setAttribute("y2", ry(1 / n));
@@ -124,5 +174,5 @@ function draw(v, f, spec, values) {
   });
 }
 
-const lab = createLab({ build, frame, draw });
+const lab = createLab({ build, frame, draw, reflows: true });
 export default lab;

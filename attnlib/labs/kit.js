@@ -195,6 +195,7 @@ const STYLE = `
 /* A narrow lab (a phone): one control per line, the slider taking what its name and value leave, and
    every control at least 44 px tall for a thumb. Only the layout changes. */
 .attn-lab { container-type: inline-size; }
+.attn-lab[data-layout=narrow] svg .tick, .attn-lab[data-layout=narrow] svg .cell { font-size: 13px; }
 @container (max-width: 600px) {
   .attn-lab .bar { gap: 6px 12px; }
   .attn-lab .control { flex: 1 1 100%; flex-wrap: wrap; gap: 0 10px; }
@@ -307,7 +308,13 @@ export function keepKeysInLabs() {
 }
 
 // ---- a lab -----------------------------------------------------------------------------------------------
-// def: {build(figure, spec) -> view, frame(spec, values) -> {fields, ...}, draw(view, frame, spec, values)}
+// def: {build(figure, spec, change, {narrow}) -> view, frame(spec, values) -> {fields, ...},
+//       draw(view, frame, spec, values), reflows}
+// A lab that `reflows` has a second, narrow layout (panels one above the other, text that stays at least
+// 12 px on a phone): the kit builds it anew whenever the lab's width crosses NARROW_PX. Same frame, same
+// numbers: only the geometry differs.
+export const NARROW_PX = 600;
+
 export function createLab(def) {
   function render({ model, el }) {
     const spec = model.get("spec");
@@ -321,15 +328,24 @@ export function createLab(def) {
     el.appendChild(root);
     keepKeysInLabs();
     const [, bar, picture, readout] = root.children;
-    // build may add controls of its own (a text box, buttons): they change the setting through
-    // `change(name, value)`, the same path as the kit's controls.
-    let change = null;
-    const view = def.build(picture, spec, (name, value) => change(name, value));
-    const figure = picture.querySelector("svg.figure");
-    if (figure) figure.style.maxWidth = `${1.25 * figure.viewBox.baseVal.width}px`;
     // the picture's text alternative is the readout, which says in words what it shows
     readout.id = `attn-lab-${UID_TAG}-${++uid}`;
-    picture.querySelectorAll("svg[role=img]").forEach((img) => img.setAttribute("aria-labelledby", readout.id));
+    let change = null, view = null, narrow = null;
+    // (Re)builds the picture when there is none yet or the width crossed NARROW_PX; says whether it did.
+    // build may add controls of its own (a text box, buttons): they change the setting through
+    // `change(name, value)`, the same path as the kit's controls.
+    const layout = () => {
+      const width = root.clientWidth;
+      const now = Boolean(def.reflows) && width > 0 && width <= NARROW_PX;
+      if (view !== null && now === narrow) return false;
+      narrow = now;
+      root.dataset.layout = narrow ? "narrow" : "wide";
+      picture.replaceChildren();
+      view = def.build(picture, spec, (name, value) => change(name, value), { narrow });
+      picture.querySelectorAll("svg.figure").forEach((f) => { f.style.maxWidth = `${1.25 * f.viewBox.baseVal.width}px`; });
+      picture.querySelectorAll("svg[role=img]").forEach((img) => img.setAttribute("aria-labelledby", readout.id));
+      return true;
+    };
     const paint = () => {
       const frame = def.frame(spec, values);
       def.draw(view, frame, spec, values);
@@ -344,6 +360,7 @@ export function createLab(def) {
       model.set("values", values);
       model.save_changes();
     };
+    layout();
     const updateControls = mountControls(bar, spec.controls, values, change);
     const onModel = () => {
       const next = model.get("values");
@@ -354,9 +371,11 @@ export function createLab(def) {
     };
     model.on("change:values", onModel);
     paint();
+    const resized = def.reflows ? new ResizeObserver(() => { if (layout()) paint(); }) : null;
+    resized?.observe(root);
     // For tests and benchmarks: the lab's own functions, its model, and the setting on show.
     root.attnLab = { def, spec, model, get values() { return values; } };
-    return () => model.off("change:values", onModel);
+    return () => { model.off("change:values", onModel); resized?.disconnect(); };
   }
   return { render, ...def };
 }

@@ -4,6 +4,15 @@
 import { colour, createLab, maskedSoftmax, number, svg, text, words } from "./kit.js";
 
 const CELL = 31, LEFT = 150, GAP = 12, BAR = 16, ROW_GAP = 96, TOP = 44;
+// The narrow (phone) layout: a legend with both colour bars lying flat, then a picture per sentence with
+// its three matrices one above the other, each with its own token labels. 340 units wide, so the 13-unit
+// cell numbers and labels stay above 12 px in a 324 px column; a cell fits a number ("0.41", 29 units)
+// with room to spare, and the left margin the longest token ("running", 50 units). The key tokens lie
+// flat (a turned text is unreadable at a glance on a phone), on two staggered lines as they are wider
+// than a cell, above the matrix (N_HEAD holds them and the title), so that they stay next to its cells
+// when a smaller T leaves only its top left corner; N_RIGHT keeps the last one ("<pad>") in the picture.
+const N_WIDTH = 340, N_LEFT = 60, N_RIGHT = 8, N_CELL = 44, N_NAME = 36, N_HEAD = 62, N_LINE = 16, N_GAP = 16;
+const N_BAR_X = 24, N_BAR_H = 14, N_LEGEND_ROW = 64;
 
 function panelX(k, size) {
   const w = CELL * size;
@@ -26,46 +35,92 @@ function colourBar(root, x, y, h, table, lo, hi, ticks, label) {
   text(root, lx, ly, label, { "text-anchor": "middle", transform: `rotate(-90 ${lx} ${ly})` });
 }
 
-function build(picture, spec) {
+// The same bar lying flat (the narrow layout): its name above it, low values on the left, ticks below.
+function flatColourBar(root, x, y, w, table, lo, hi, ticks, label) {
+  const n = 64;
+  text(root, x, y - 12, label);
+  for (let k = 0; k < n; k += 1) {
+    const v = lo + ((k + 0.5) / n) * (hi - lo);
+    svg("rect", { x: x + (w * k) / n, y, width: w / n + 0.5, height: N_BAR_H, fill: colour(table, lo, hi, v).fill }, root);
+  }
+  svg("rect", { x, y, width: w, height: N_BAR_H, fill: "none", stroke: "#333", "stroke-width": 0.6 }, root);
+  ticks.forEach((t) => {
+    const tx = x + (w * (t - lo)) / (hi - lo);
+    svg("line", { x1: tx, x2: tx, y1: y + N_BAR_H, y2: y + N_BAR_H + 4, stroke: "#333" }, root);
+    text(root, tx, y + N_BAR_H + 14, number(t, 2), { "text-anchor": "middle", class: "tick" });
+  });
+}
+
+function build(picture, spec, change, { narrow } = {}) {
   const d = spec.data;
-  const B = d.tokens.length, size = d.tokens[0].length, w = CELL * size;
-  const H = TOP + B * (w + ROW_GAP);
-  const W = panelX(2, size) + w + GAP + BAR + 70;
-  const root = svg("svg", { class: "figure", viewBox: `0 0 ${W} ${H}`, role: "img" }, picture);
-  d.titles.forEach((t, k) => text(root, panelX(k, size) + w / 2, TOP - 18, t, { "text-anchor": "middle", class: "title" }));
+  const B = d.tokens.length, size = d.tokens[0].length;
+  // narrow: the cells as wide as the column leaves after the token labels (square, at most N_CELL)
+  const cell = narrow ? Math.min(N_CELL, Math.floor((N_WIDTH - N_LEFT - N_RIGHT) / size)) : CELL;
+  const w = cell * size;
+  const scoreTicks = [-d.vmax, -d.vmax / 2, 0, d.vmax / 2, d.vmax], weightTicks = [0, 0.2, 0.4, 0.6, 0.8, 1];
+  // figures[b]: the svg sentence b is drawn in; origin(b, k): the top left corner of its matrix k
+  let figures, origin;
+  if (narrow) {
+    const legend = svg("svg", { class: "figure", viewBox: `0 0 ${N_WIDTH} ${2 * N_LEGEND_ROW}`, role: "img" }, picture);
+    const barW = N_WIDTH - 2 * N_BAR_X;
+    flatColourBar(legend, N_BAR_X, 24, barW, d.scores_cmap, -d.vmax, d.vmax, scoreTicks, d.text.score);
+    flatColourBar(legend, N_BAR_X, 24 + N_LEGEND_ROW, barW, d.weights_cmap, 0, 1, weightTicks, d.text.weight);
+    const panelH = N_HEAD + w + N_GAP;
+    figures = d.tokens.map(() => svg("svg", { class: "figure", viewBox: `0 0 ${N_WIDTH} ${N_NAME + 3 * panelH}`, role: "img" }, picture));
+    origin = (b, k) => [N_LEFT, N_NAME + N_HEAD + k * panelH];
+  } else {
+    const H = TOP + B * (w + ROW_GAP);
+    const W = panelX(2, size) + w + GAP + BAR + 70;
+    const root = svg("svg", { class: "figure", viewBox: `0 0 ${W} ${H}`, role: "img" }, picture);
+    figures = d.tokens.map(() => root);
+    origin = (b, k) => [panelX(k, size), TOP + b * (w + ROW_GAP)];
+  }
   const rows = d.tokens.map((_, b) => {
-    const y0 = TOP + b * (w + ROW_GAP);
-    const nx = 16, ny = y0 + w / 2;
-    const name = text(root, nx, ny, "", { "text-anchor": "middle", transform: `rotate(-90 ${nx} ${ny})` });
-    const rowLabels = [], panels = [];
-    for (let i = 0; i < size; i += 1) {
-      rowLabels.push(text(root, LEFT - 8, y0 + CELL * (i + 0.5), "", { "text-anchor": "end", class: "tick" }));
+    const root = figures[b];
+    const y0 = origin(b, 0)[1];
+    if (narrow || b === 0) {  // wide: the titles once, above the first sentence
+      d.titles.forEach((t, k) => {
+        const [x0, top] = origin(b, k);
+        text(root, x0 + w / 2, top - (narrow ? N_HEAD - 12 : 18), t, { "text-anchor": "middle", class: "title" });
+      });
     }
+    const nx = 16, ny = y0 + w / 2;
+    const name = narrow ? text(root, 4, N_NAME - 14, "", { "font-weight": "bold" })
+      : text(root, nx, ny, "", { "text-anchor": "middle", transform: `rotate(-90 ${nx} ${ny})` });
+    const panels = [];
     for (let k = 0; k < 3; k += 1) {
-      const x0 = panelX(k, size);
-      const cells = [], colLabels = [];
+      const [x0, top] = origin(b, k);
+      const cells = [], colLabels = [], rowLabels = [];
+      if (narrow || k === 0) {  // wide: the query tokens once, left of the sentence's row of matrices
+        for (let i = 0; i < size; i += 1) {
+          rowLabels.push(text(root, x0 - 8, top + cell * (i + 0.5), "", { "text-anchor": "end", class: "tick" }));
+        }
+      }
       for (let i = 0; i < size; i += 1) {
         const line = [];
         for (let j = 0; j < size; j += 1) {
           const g = svg("g", {}, root);
-          const rect = svg("rect", { x: x0 + CELL * j, y: y0 + CELL * i, width: CELL, height: CELL, stroke: "white", "stroke-width": 0.8 }, g);
-          const label = text(g, x0 + CELL * (j + 0.5), y0 + CELL * (i + 0.5), "", { "text-anchor": "middle", class: "cell" });
+          const rect = svg("rect", { x: x0 + cell * j, y: top + cell * i, width: cell, height: cell, stroke: "white", "stroke-width": 0.8 }, g);
+          const label = text(g, x0 + cell * (j + 0.5), top + cell * (i + 0.5), "", { "text-anchor": "middle", class: "cell" });
           line.push({ g, rect, label });
         }
         cells.push(line);
       }
       for (let j = 0; j < size; j += 1) {
-        const cx = x0 + CELL * (j + 0.5), cy = y0 + w + 8;
-        colLabels.push(text(root, cx, cy, "", { "text-anchor": "end", class: "tick", transform: `rotate(-90 ${cx} ${cy})` }));
+        const cx = x0 + cell * (j + 0.5), cy = top + w + 8;
+        colLabels.push(narrow ? text(root, cx, top - 12 - N_LINE * (j % 2), "", { "text-anchor": "middle", class: "tick" })
+          : text(root, cx, cy, "", { "text-anchor": "end", class: "tick", transform: `rotate(-90 ${cx} ${cy})` }));
       }
-      panels.push({ cells, colLabels });
+      panels.push({ cells, colLabels, rowLabels });
     }
-    return { name, rowLabels, panels };
+    return { name, panels };
   });
-  const barH = B * w + (B - 1) * ROW_GAP;
-  colourBar(root, panelX(1, size) + w + GAP, TOP, barH, d.scores_cmap, -d.vmax, d.vmax,
-    [-d.vmax, -d.vmax / 2, 0, d.vmax / 2, d.vmax], d.text.score);
-  colourBar(root, panelX(2, size) + w + GAP, TOP, barH, d.weights_cmap, 0, 1, [0, 0.2, 0.4, 0.6, 0.8, 1], d.text.weight);
+  if (!narrow) {
+    const root = figures[0];
+    const barH = B * w + (B - 1) * ROW_GAP;
+    colourBar(root, panelX(1, size) + w + GAP, TOP, barH, d.scores_cmap, -d.vmax, d.vmax, scoreTicks, d.text.score);
+    colourBar(root, panelX(2, size) + w + GAP, TOP, barH, d.weights_cmap, 0, 1, weightTicks, d.text.weight);
+  }
   return { d, rows, size };
 }
 
@@ -104,8 +159,8 @@ function draw(v, f, spec, values) {
   const T = values.seq_len;
   v.rows.forEach((row, b) => {
     row.name.textContent = f.names[b];
-    row.rowLabels.forEach((label, i) => { label.textContent = i < T ? f.tokens[b][i] : ""; });
     row.panels.forEach((panel, k) => {
+      panel.rowLabels.forEach((label, i) => { label.textContent = i < T ? f.tokens[b][i] : ""; });
       panel.colLabels.forEach((label, j) => { label.textContent = j < T ? f.tokens[b][j] : ""; });
       for (let i = 0; i < size; i += 1) {
         for (let j = 0; j < size; j += 1) {
@@ -135,5 +190,5 @@ function draw(v, f, spec, values) {
   });
 }
 
-const lab = createLab({ build, frame, draw });
+const lab = createLab({ build, frame, draw, reflows: true });
 export default lab;

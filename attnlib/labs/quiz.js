@@ -10,7 +10,6 @@ const QUIZ_STYLE = `
 .attn-quiz fieldset { border: 0; margin: 0 0 10px; padding: 0; min-width: 0; }
 .attn-quiz legend { padding: 0; margin: 0 0 3px; font-weight: 600; }
 .attn-quiz .options { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); gap: 2px 16px; }
-@media (max-width: 640px) { .attn-quiz .options { grid-template-columns: minmax(0, 1fr); } }
 .attn-quiz label.option { display: flex; align-items: baseline; gap: 6px; padding: 2px 6px; border-radius: 4px;
   cursor: pointer; border: 1px solid transparent; }
 .attn-quiz label.option:hover { background: #f1f4f9; }
@@ -25,6 +24,12 @@ const QUIZ_STYLE = `
 .attn-quiz .feedback.right { color: #1a7f37; }
 .attn-quiz .feedback.wrong { color: #b42318; }
 .attn-quiz .score { font-style: italic; margin-top: 2px; }
+/* A narrow quiz (a phone, or a narrow notebook column): one option per line, each a thumb's height. */
+.attn-quiz { container-type: inline-size; }
+@container (max-width: 640px) {
+  .attn-quiz .options { grid-template-columns: minmax(0, 1fr); gap: 4px; }
+  .attn-quiz label.option { box-sizing: border-box; min-height: 44px; align-items: center; padding: 6px 8px; }
+}
 .attn-quiz code { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: 0.92em;
   background: #f3f4f6; padding: 0 3px; border-radius: 3px; }
 `;

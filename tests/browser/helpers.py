@@ -360,8 +360,7 @@ LAB_JS = """(root) => ({
 # What the page shows now: its setting, a fingerprint of the picture, the readout, and the page's own
 # frame at that setting (whose fields Python fills in, to compare with the readout).
 STATE_JS = """(root) => {
-    const svg = root.querySelector('svg.figure');
-    const s = svg ? svg.outerHTML : '';
+    const s = root.querySelector('.picture').innerHTML;  // every panel (a phone's layout has several)
     let h = 0;
     for (let i = 0; i < s.length; i++) h = (Math.imul(h, 31) + s.charCodeAt(i)) | 0;
     const values = JSON.parse(root.dataset.values);

@@ -9,8 +9,6 @@ could drift: where the page computes (the softmax of the d_k and mask labs), it 
 
 from __future__ import annotations
 
-import html
-import re
 import sys
 from pathlib import Path
 
@@ -18,55 +16,12 @@ import numpy as np
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from lab_checks import COMPARE_JS, KEYS, LEGIBLE_JS, PHONE_COLUMN, expected, lab_page  # noqa: E402
 from test_labs import NAMES, build  # noqa: E402
 
 import attnlib  # noqa: E402
 from attnlib import labs, plot  # noqa: E402
-from attnlib.labs.base import KIT, fill  # noqa: E402
-
-# The numbers each lab's frame shares with Python, compared to float precision.
-KEYS = {
-    "dot_product": ["a", "b", "dot", "cos", "proj"],
-    "softmax_scale": ["weights", "entropy"],
-    "convex_hull": ["out"],
-    "dk": ["weights", "sigma", "max_weight", "entropy", "gradient"],
-    "mask": ["scores", "weights", "leak", "keep", "lengths"],
-    "generation": ["weights", "top_probs", "p", "rank"],
-}
-
-_COMPARE = """
-async ([settings, expected, keys]) => {
-  const root = document.querySelector('.attn-lab');
-  const { def, spec, model } = root.attnLab;
-  const flat = (x) => (Array.isArray(x) ? x.flatMap(flat) : [typeof x === 'boolean' ? Number(x) : x]);
-  let worst = 0; const problems = [];
-  settings.forEach((values, i) => {
-    const frame = def.frame(spec, values);
-    for (const key of keys) {
-      const got = flat(frame[key]), want = flat(expected[i].numbers[key]);
-      if (got.length !== want.length) { problems.push(`${JSON.stringify(values)} ${key}: ${got.length} numbers, Python ${want.length}`); continue; }
-      got.forEach((g, k) => { worst = Math.max(worst, Math.abs(g - want[k])); });
-    }
-    model.set('values', values);  // paint this setting as a learner would see it
-    const shown = root.querySelector('.readout').textContent;
-    if (shown !== expected[i].readout) problems.push(`${JSON.stringify(values)}: page "${shown}" Python "${expected[i].readout}"`);
-    if (root.dataset.values !== JSON.stringify(values)) problems.push(`${JSON.stringify(values)}: page shows ${root.dataset.values}`);
-  });
-  return { worst, problems: problems.slice(0, 8), count: problems.length };
-}
-"""
-
-
-def plain(value):
-    if isinstance(value, np.ndarray):
-        return value.astype(float).tolist() if value.dtype.kind == "b" else value.tolist()
-    if isinstance(value, (np.floating, np.integer)):
-        return value.item()
-    return value
-
-
-def text_of(readout: str) -> str:
-    return html.unescape(re.sub(r"<[^>]+>", "", readout))
+from attnlib.labs.base import KIT  # noqa: E402
 
 
 @pytest.mark.parametrize("language", ["en", "zh-Hans"])
@@ -75,24 +30,15 @@ def test_page_frames_equal_attnlib_at_every_setting(name, language, page, tmp_pa
     """In English and in Chinese: the language changes the words on the page, never its numbers."""
     with attnlib.set_language(language), plot.use_style():
         lab = build(name)
-    settings = lab.settings()
-    expected = []
-    for values in settings:
-        frame = lab.frame(**values)
-        expected.append({"numbers": {k: plain(frame[k]) for k in KEYS[name]},
-                         "readout": text_of(fill(lab.spec["readout"], frame["fields"]))})
-    path = tmp_path / f"{name}.html"
-    path.write_text("<!doctype html><meta charset='utf-8'><body>"
-                    + labs.mount_html(name, lab.page_state(), "lab"), encoding="utf-8")
     errors = []
     page.on("pageerror", lambda err: errors.append(str(err)))
-    page.goto(path.as_uri())
+    page.goto(lab_page(lab, name, tmp_path).as_uri())
     page.wait_for_selector(".attn-lab svg.figure")
-    result = page.evaluate(_COMPARE, [settings, expected, KEYS[name]])
+    settings = lab.settings()
+    result = page.evaluate(COMPARE_JS, [settings, expected(lab, name), KEYS[name]])
     assert not errors, errors
     assert result["count"] == 0, f"{name}: {result['count']} of {len(settings)} settings differ: {result['problems']}"
     assert result["worst"] < 1e-12, f"{name}: the page's numbers differ from attnlib's by {result['worst']:.2e}"
-
 
 
 def test_the_page_writes_numbers_as_attnlib_does(page):
@@ -108,8 +54,8 @@ def test_the_page_writes_numbers_as_attnlib_does(page):
     page.wait_for_function("typeof window.__number === 'function'")
     shown = page.evaluate("(cases) => cases.map(([v, d]) => window.__number(v, d))", cases)
     shown.append(page.evaluate("() => window.__number(-Infinity, 2)"))
-    expected = [plot.number(v, d) for v, d in cases] + [plot.number(-np.inf, 2)]
-    differ = [(c, a, b) for c, a, b in zip([*cases, (-np.inf, 2)], shown, expected, strict=True) if a != b]
+    wanted = [plot.number(v, d) for v, d in cases] + [plot.number(-np.inf, 2)]
+    differ = [(c, a, b) for c, a, b in zip([*cases, (-np.inf, 2)], shown, wanted, strict=True) if a != b]
     assert not differ, f"{len(differ)} numbers differ (value, digits), page, Python: {differ[:8]}"
 
 
@@ -146,3 +92,21 @@ def test_the_generation_lab_always_shows_the_sampled_character(page, tmp_path):
     assert all(s["dashed"] for s in shown)
     assert [s["extra"] for s in shown] == [rank > top_k for rank in ranks]
     assert all(s["outlined"] == 1 for s in shown), [v for v, s in zip(settings, shown, strict=True) if s["outlined"] != 1]
+
+
+@pytest.mark.parametrize("language", ["en", "zh-Hans"])
+@pytest.mark.parametrize("name", NAMES)
+def test_on_a_phone_a_lab_draws_every_text_legibly_and_apart(name, language, browser, tmp_path):
+    """In a phone's column (324 px, the site's at 390 px) a lab takes its narrow layout: at every setting
+    each text is drawn at 12 px or more, inside its picture, and on top of no other text."""
+    with attnlib.set_language(language), plot.use_style():
+        lab = build(name)
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto(lab_page(lab, name, tmp_path, PHONE_COLUMN).as_uri())
+    page.wait_for_selector(".attn-lab[data-layout=narrow] svg.figure", timeout=10_000)
+    page.evaluate("document.fonts.ready")
+    result = page.evaluate(LEGIBLE_JS, [lab.settings(), 12])
+    context.close()
+    assert result["texts"] > 0
+    assert not result["problems"], f"{name}: " + "; ".join(result["problems"][:12])

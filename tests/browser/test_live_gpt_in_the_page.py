@@ -14,6 +14,7 @@ import base64
 
 import numpy as np
 import pytest
+from lab_checks import WRITE_JS
 
 from attnlib import gpt
 from attnlib.labs import make_live_gpt_lab, mount_html
@@ -41,14 +42,6 @@ FORWARD_JS = """async ([model, ids]) => {
   };
   const rows = out.weights.flatMap((layer) => layer.flatMap((head) => head));
   return { logits: pack(out.logits), weights: pack(rows) };
-}"""
-
-WRITE_JS = """async ([model, ids, n, temperature, seed]) => {
-  const root = document.querySelector('.attn-lab[data-lab="live_gpt"]');
-  const c = root.attnLab.def.compute;
-  const run = c.newRun(await c.loadModel(root.attnLab.spec.data.models[model]), ids, temperature, seed);
-  for (let s = 0; s < n; s += 1) c.advance(run);
-  return run.steps.map((st) => st.token);
 }"""
 
 FRAME_JS = """async (values) => {

@@ -303,3 +303,23 @@ def test_the_quiz_in_jupyterlab_follows_python_both_ways(browser, jupyter_lab):
         shut_down(page, name)
     finally:
         context.close()
+
+
+def test_on_a_phone_every_option_is_a_line_a_thumb_can_hit(browser, site):
+    """At 390 px the options stand one per line, each at least 44 px tall and as wide as the quiz."""
+    language, notebook = with_quizzes()[0]
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto(page_url(site, language, notebook))
+    page.wait_for_selector(".attn-quiz fieldset.question")
+    rows = page.evaluate("""() => {
+        const quiz = document.querySelector('.attn-quiz').getBoundingClientRect();
+        return Array.from(document.querySelectorAll('.attn-quiz label.option')).map((o) => {
+            const r = o.getBoundingClientRect();
+            return {text: o.textContent.slice(0, 30), height: r.height, width: r.width / quiz.width};
+        });
+    }""")
+    context.close()
+    assert rows
+    small = [r for r in rows if r["height"] < 44 or r["width"] < 0.95]
+    assert not small, small[:5]
