@@ -374,3 +374,19 @@ def test_a_chinese_lab_carries_a_font_for_every_character_it_writes(name):
     face = next(f for f in lab.spec["fonts"] if f["role"] == "cjk")
     cmap = TTFont(io.BytesIO(base64.b64decode(face["woff"]))).getBestCmap()
     assert not sorted(c for c in cjk if ord(c) not in cmap), f"{name}: characters missing from the page font"
+
+
+def test_the_generation_lab_writes_the_models_characters_in_traditional_in_the_hant_edition():
+    """The model writes Simplified characters; in 繁體 the menu, the text, the candidates and the readout
+    show them in Traditional, with the same numbers."""
+    with attnlib.set_language("zh-Hant"), plot.use_style():
+        hant = build("generation")
+    plain = build("generation")
+    records, plain_records = hant.spec["data"]["records"], plain.spec["data"]["records"]
+    assert "春風" in hant.spec["data"]["prompts"] and "风" in plain_records[1]["tokens"]
+    assert "风" not in records[1]["tokens"] and "風" in records[1]["tokens"]
+    shown = "".join(t for r in records for row in [r["tokens"], *r["top_tokens"]] for t in row)
+    assert not set(shown) & set("风远书离识们时东马长见说")
+    assert all(r["top_probs"] == q["top_probs"] for r, q in zip(records, plain_records, strict=True))
+    hant.set_values(prompt=1, step=1)
+    assert "春風" in hant.readout and "风" not in hant.readout

@@ -16,8 +16,9 @@ from matplotlib.figure import Figure
 
 from .. import gpt, plot
 from ..core import softmax
-from ..i18n import N_, tr
+from ..i18n import N_, language, tr
 from .base import Control, Lab, colour_table, slider
+from .live_gpt import shown_text
 
 READOUT = N_("prompt <b>{prompt}</b> · step {step} of {n_new}: after “{context}” the model picks "
              "<b>{chosen}</b>, candidate {rank} of {V}, with probability <b>{p:.3f}</b> "
@@ -54,9 +55,14 @@ def make_generation_lab(
     """
     records = gpt.generation_lab_data(params, config, tokenizer, prompts, n_new=n_new,
                                       temperature=temperature, seed=seed, top_k=top_k)
+    # the model writes Simplified characters; the 繁體 edition shows them in Traditional
+    traditional = language() == "zh-Hant"
+    show = lambda text: shown_text(text, traditional)  # noqa: E731
+    shown = [{**r, "tokens": [show(t) for t in r["tokens"]],
+              "top_tokens": [[show(t) for t in row] for row in r["top_tokens"]]} for r in records]
     layer_name, looks_at = tr("layer {layer}"), tr(LOOKS)
     controls = [
-        Control("prompt", "menu", tr("prompt"), list(range(len(prompts))), list(prompts)),
+        Control("prompt", "menu", tr("prompt"), list(range(len(prompts))), [show(p) for p in prompts]),
         slider("step", tr("step"), 1, n_new, 1),
         Control("layer", "toggle", tr("layer"), list(range(config.n_layers)),
                 [layer_name.format(layer=i) for i in range(config.n_layers)]),
@@ -73,25 +79,21 @@ def make_generation_lab(
         chosen = record["tokens"][t]
         p = probs[tokenizer.encode(chosen)[0]]
         rank = int(1 + (probs > p).sum())
-        looks = ", ".join(looks_at.format(head=h, token=plot.shown_token(context[int(np.argmax(row))]),
+        looks = ", ".join(looks_at.format(head=h, token=show(context[int(np.argmax(row))]),
                                           weight=plot.number(row.max(), 2)) for h, row in enumerate(w))
-        fields = {"prompt": prompts[prompt], "step": step, "n_new": n_new,
-                  "context": "".join(map(plot.shown_token, context)),
-                  "chosen": plot.shown_token(chosen), "p": float(p), "rank": rank, "V": config.vocab_size,
-                  "temperature": temperature, "layer": layer, "looks": looks}
+        fields = {"prompt": show(prompts[prompt]), "step": step, "n_new": n_new,
+                  "context": show("".join(context)), "chosen": show(chosen), "p": float(p), "rank": rank,
+                  "V": config.vocab_size, "temperature": temperature, "layer": layer, "looks": looks}
         return {"weights": w, "top_probs": probs[top], "p": fields["p"], "rank": rank, "fields": fields}
 
     def snapshot(prompt: int, step: int, layer: int) -> Figure:
-        fig = plot.generation_attention(records[prompt], layer=layer)
-        return fig
+        return plot.generation_attention(shown[prompt], layer=layer)
 
     data = {
-        "records": [{"tokens": [plot.shown_token(t) for t in r["tokens"]], "n_prompt": r["n_prompt"],
-                     "weights": r["weights"],
-                     "top_tokens": [[plot.shown_token(t) for t in row] for row in r["top_tokens"]],
-                     "top_probs": r["top_probs"], "chosen_probs": r["chosen_probs"],
-                     "chosen_ranks": r["chosen_ranks"]} for r in records],
-        "prompts": list(prompts), "n_new": n_new, "n_heads": config.n_heads, "temperature": temperature,
+        "records": [{k: r[k] for k in ("tokens", "n_prompt", "weights", "top_tokens", "top_probs",
+                                        "chosen_probs", "chosen_ranks")} for r in shown],
+        "prompts": [show(p) for p in prompts], "n_new": n_new, "n_heads": config.n_heads,
+        "temperature": temperature,
         "top_k": top_k, "V": config.vocab_size,
         "cmap": colour_table("weights"),
         "text": {"title": tr(TITLE), "looks": looks_at, "text": tr("text"),
