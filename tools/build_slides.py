@@ -95,6 +95,9 @@ TEMPLATE = r"""
   font-family: Menlo, Consolas, "DejaVu Sans Mono", monospace, "Attn CJK";
 }
 .reveal .slides { text-align: left; }
+/* reveal's arrows sit at the deck's edge and bounce: a Tab onto one scrolled the deck a few pixels (its
+   overflow was only hidden). Clipped, it cannot scroll at all. (reveal.css comes later: a longer selector) */
+html .reveal { overflow: clip; }
 /* Type for a room, not a page: prose 24 and code 18 units of a 1280×800 slide (the notebook template's 20
    and 19). Every slide must fit (tests/browser/test_slides.py); a slide that does not is cut off, never
    scrolled, so the test and a lecturer see the same thing. */
