@@ -92,6 +92,7 @@ bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/lab_latency.py
 	$(BIN)/python benchmarks/attention_speed.py
 	$(BIN)/python benchmarks/live_gpt.py
+	$(BIN)/python benchmarks/site_speed.py
 
 # Offline reveal.js slides of every notebook in build/slides/ (open build/slides/index.html).
 # The first run fetches pinned reveal.js and MathJax with npm into .cache/slides/; presenting needs no network.

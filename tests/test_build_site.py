@@ -7,6 +7,7 @@ opened in chromium by tests/browser/test_site.py.
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 import sys
@@ -178,15 +179,68 @@ def test_build_writes_index_pages_and_vendored_files(lab, tmp_path, vendored):
     assert [p.name for p in pages] == ["00_start.html", "01_inner.html"]
     index = (out / "index.html").read_text(encoding="utf-8")
     assert 'href="00_start.html">00 · Start here</a>' in index
-    assert "Attention begins with $XX^\\top$" in index and "Second paragraph" not in index
+    assert 'Attention begins with <mjx-container' in index and 'data-tex="XX^\\top"' in index
+    assert "Second paragraph" not in index
     assert build_site.HOW_TO in index
     page = pages[1].read_text(encoding="utf-8")
     assert rel_href(page, "prev") == "00_start.html" and 'href="00_start_here.html"' in page
     assert page.count('class="attn-lab-mount"') == 1 and '<details class="solution"' not in page
     loads = re.findall(r"""<(?:script|img|link|iframe)\b[^>]*(?:src|href)\s*=\s*["']?([^"' >]+)""", page)
     assert loads and not [url for url in loads if "//" in url]  # (links to read elsewhere may be remote)
-    assert offline_pages.MATHJAX_URL in page and (out / offline_pages.MATHJAX_URL).is_file()
+    assert "MathJax" not in " ".join(loads) and "MathJax_Main-Regular.woff" in page  # typeset when built
+    assert (out / offline_pages.MATHJAX_FONTS / "MathJax_Main-Regular.woff").is_file()
     assert (out / offline_pages.CJK_URL).is_file() and (out / "assets" / "site.css").is_file()
+
+
+PAGE = """<!DOCTYPE html>
+<html lang="zh-Hans"><head><meta charset="utf-8"><title>t</title></head><body>
+<p>Scores $QK^\\top$ and $$\\mathrm{softmax}\\Big(\\frac{QK^\\top}{\\sqrt{d_k}}\\Big)V$$ and \\(d_k\\).</p>
+<p>One line: $\\text{明月照高楼}$; costs \\$5 and \\$6.</p>
+<pre><code>x = "$not math$"</code></pre>
+<div class="live-lab">$labs write their own text$</div>
+<script>const s = "a < b && $x$";</script>
+</body></html>
+"""
+
+
+def test_formulas_are_typeset_when_the_pages_are_built(tmp_path, vendored):
+    """In Node, once: each formula of the prose becomes MathJax's HTML with a hidden MathML copy and its TeX;
+    code, labs and scripts stay as they were; the fonts are linked from where the page lies."""
+    page = tmp_path / "zh-Hans" / "p.html"
+    page.parent.mkdir()
+    page.write_text(PAGE, encoding="utf-8")
+    assert offline_pages.typeset({page: "../vendor/fonts/"}) == 4
+    html = page.read_text(encoding="utf-8")
+    tex = re.findall(r'<mjx-container [^>]*data-tex="([^"]*)"', html)
+    assert tex == ["QK^\\top", "\\mathrm{softmax}\\Big(\\frac{QK^\\top}{\\sqrt{d_k}}\\Big)V", "d_k",
+                   "\\text{明月照高楼}"]
+    assert html.count('display="true"') >= 1 and html.count("<mjx-assistive-mml") == 4
+    assert "<msqrt>" in html and "costs <span>$</span>5" in html  # MathML a screen reader reads; \\$ is a $
+    assert 'x = "$not math$"' in html and "$labs write their own text$" in html
+    assert 'const s = "a < b && $x$";' in html
+    assert 'url("../vendor/fonts/MathJax_Main-Regular.woff")' in html and "attn-math-fonts" not in html
+    assert "font-family: MJXZERO, 'Attn CJK', serif" in html  # the bundled face draws the Chinese
+    assert html.count('<style id="MJX-CHTML-styles">') == 1
+
+
+def test_a_formula_mathjax_cannot_read_stops_the_build_and_is_named(tmp_path, vendored):
+    page = tmp_path / "p.html"
+    page.write_text(PAGE.replace("$\\text{明月照高楼}$", "$x^1^2$"), encoding="utf-8")
+    with pytest.raises(offline_pages.AssetError, match=r"(?s)could not read.*p\.html: x\^1\^2"):
+        offline_pages.typeset({page: "fonts"})
+
+
+def test_figures_are_files_beside_the_page_fetched_as_the_reader_comes_near(tmp_path):
+    png = [b"\x89PNG\r\n\x1a\nfirst", b"\x89PNG\r\n\x1a\nsecond"]
+    body = "".join(f'<img alt="" src="data:image/png;base64,{base64.b64encode(b).decode()}" width="640">'
+                   for b in png)
+    stale = tmp_path / "figures" / "05_x" / "9.png"
+    stale.parent.mkdir(parents=True)
+    stale.write_bytes(b"old")
+    page = build_site.figures_beside(body, tmp_path, "05_x")
+    assert page == ('<img alt="" loading="lazy" decoding="async" src="figures/05_x/1.png" width="640">'
+                    '<img alt="" loading="lazy" decoding="async" src="figures/05_x/2.png" width="640">')
+    assert [f.read_bytes() for f in sorted((tmp_path / "figures" / "05_x").iterdir())] == png  # and no 9.png
 
 
 def test_a_solution_is_folded_away(lab, tmp_path, vendored):

@@ -12,11 +12,14 @@ editions (`notebooks/zh-Hans/`, `notebooks/zh-Hant/`) get the same pages in `<ou
   an exercise reads as a task (`exercise_pages`), and its worked answer is folded away below it.
 - Every page has the contents of the series and an outline of its own sections beside it, and a search
   box over the whole series in its language (`site_search`, MiniSearch).
-- Formulas are typeset by MathJax 3.2.2, figures are embedded as data: URIs, links between notebooks
-  lead to the pages, and a bar at the top of every page links to the index and the previous and next page.
-- Nothing is loaded from outside the folder: MathJax is fetched once with `npm pack` into `.cache/slides/`
-  (the cache `make slides` uses), checked against its pinned sha512, and its few files copied to
-  `<out>/vendor/` with the licence, beside the CJK font that attnlib bundles (SIL OFL 1.1).
+- Formulas are typeset by MathJax 3.2.2 when the site is built (`offline_pages.typeset`, in Node), so a
+  page runs no math JavaScript; figures are PNG files beside the page (`figures/<page>/`), fetched as the
+  reader comes near them; links between notebooks lead to the pages, and a bar at the top of every page
+  links to the index and the previous and next page.
+- Nothing is loaded from outside the folder: MathJax and MiniSearch are fetched once with `npm pack` into
+  `.cache/slides/` (the cache `make slides` uses), checked against their pinned sha512, and the few files a
+  page uses (MathJax's fonts, the search) copied to `<out>/vendor/` with their licences, beside the CJK font
+  that attnlib bundles (SIL OFL 1.1).
   The page style is nbconvert's JupyterLab stylesheet (BSD-3-Clause, written once to `assets/`) and
   `assets/site.css`.
 """
@@ -26,6 +29,7 @@ from __future__ import annotations
 import copy
 import html
 import re
+import shutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -92,7 +96,8 @@ SERIES = WORDS["en"]["series"]
 HOW_TO = WORDS["en"]["how"]
 
 # nbconvert's JupyterLab template with every remote script removed: no require.js, no widget manager,
-# no mermaid; MathJax from the vendored copy; one shared stylesheet instead of 250 kB inlined per page.
+# no mermaid, no MathJax (the formulas are typeset at build time); one shared stylesheet instead of
+# 250 kB inlined per page.
 TEMPLATE = r"""
 {%- extends 'index.html.j2' -%}
 
@@ -106,7 +111,7 @@ TEMPLATE = r"""
 {%- endblock notebook_css -%}
 
 {%- block html_head_js_mathjax -%}
-""" + offline_pages.MATHJAX_HEAD + r"""
+""" + offline_pages.CJK_HEAD + r"""
 {%- endblock html_head_js_mathjax -%}
 
 {%- block body_header -%}
@@ -186,8 +191,11 @@ main + .site-bar { border-top: 1px solid #d8dbe0; border-bottom: 0; }
 .site-index .languages { display: block; margin: 0.5rem 0 0; color: #57606a; }
 .site-page a, .site-index a { color: var(--site-accent); }
 
-/* cells: no prompts, no side gutters */
-.site-page .jp-Cell { padding: 0; margin: 0 0 0.9rem; }
+/* cells: no prompts, no side gutters. A cell far from the screen is not laid out or painted until the
+   reader comes near it (a long page is usable as soon as its first screen is); its last height is kept. */
+.site-page .jp-Cell {
+  padding: 0; margin: 0 0 0.9rem; content-visibility: auto; contain-intrinsic-size: auto 320px;
+}
 .site-page .jp-InputPrompt, .site-page .jp-OutputPrompt { display: none; }
 .site-page .jp-Collapser { display: none; }
 .site-page .jp-Cell-inputWrapper, .site-page .jp-Cell-outputWrapper { display: block; }
@@ -409,6 +417,32 @@ def for_site(nb, path: Path | None = None):
     return nb
 
 
+FIGURE = re.compile(r'src="data:image/png;base64,([^"]+)"')
+
+
+def figures_beside(body: str, folder: Path, stem: str) -> str:
+    """The page with each embedded PNG written to ``figures/<stem>/N.png`` beside it, loaded lazily.
+
+    A page then holds its text only (a third of the bytes on the figure-heavy pages), so it is parsed and
+    usable sooner, and a figure is fetched as the reader comes near it; its width and height attributes
+    keep its place meanwhile.
+    """
+    import base64
+
+    figures = folder / "figures" / stem
+    shutil.rmtree(figures, ignore_errors=True)
+    count = 0
+
+    def write(match: re.Match) -> str:
+        nonlocal count
+        count += 1
+        figures.mkdir(parents=True, exist_ok=True)
+        (figures / f"{count}.png").write_bytes(base64.b64decode(match.group(1)))
+        return f'loading="lazy" decoding="async" src="figures/{stem}/{count}.png"'
+
+    return FIGURE.sub(write, body)
+
+
 def bar(pages: list[Page], i: int, language: str = "en", available: tuple[str, ...] = ("en",)) -> str:
     """The bar at the top and bottom of page i: index · previous · next, the language switch, and where
     the reader is."""
@@ -501,10 +535,8 @@ def jupyterlab_css(exporter) -> str:
     raise AssetError("nbconvert's lab template (static/index.css) was not found")
 
 
-def mathjax_head(urls: dict[str, str]) -> str:
-    return offline_pages.MATHJAX_HEAD.replace("{{ resources.offline.mathjax }}", urls["mathjax"]).replace(
-        "{{ resources.offline.cjk_font }}", urls["cjk_font"]
-    )
+def cjk_head(urls: dict[str, str]) -> str:
+    return offline_pages.CJK_HEAD.replace("{{ resources.offline.cjk_font }}", urls["cjk_font"])
 
 
 def write_index(
@@ -523,7 +555,7 @@ def write_index(
     index.write_text(
         INDEX.format(
             title=html.escape(words["series"]), how=words["how"], items="\n".join(items),
-            head=mathjax_head(urls), lang=language, root=offline_pages.root_prefix(language),
+            head=cjk_head(urls), lang=language, root=offline_pages.root_prefix(language),
             languages=switch, search=search_box(language), nav=NAV_URL,
         ),  # fmt: skip
         encoding="utf-8",
@@ -548,10 +580,15 @@ def build(notebooks: list[Path], out: Path, log=print, prune: bool = False) -> l
     (assets / Path(NAV_URL).name).write_text(NAV_JS.read_text(encoding="utf-8"), encoding="utf-8")
 
     written = []
+    fonts = {}  # every page and index, with the URL of MathJax's fonts from where it lies
     groups = offline_pages.editions(notebooks)
     available = tuple(groups)
     for language, paths in groups.items():
-        written += build_edition(paths, out, exporter, language, available, log, prune)
+        pages = build_edition(paths, out, exporter, language, available, log, prune)
+        written += pages
+        for page in [*pages, offline_pages.edition_folder(out, language) / "index.html"]:
+            fonts[page] = offline_pages.root_prefix(language) + offline_pages.MATHJAX_FONTS
+    log(f"typeset {offline_pages.typeset(fonts)} formulas")
     return written
 
 
@@ -562,7 +599,7 @@ def build_edition(paths, out, exporter, language, available, log=print, prune=Fa
     folder = offline_pages.edition_folder(out, language)
     folder.mkdir(parents=True, exist_ok=True)
     root = offline_pages.root_prefix(language)
-    urls = {"mathjax": root + offline_pages.MATHJAX_URL, "cjk_font": root + offline_pages.CJK_URL}
+    urls = {"cjk_font": root + offline_pages.CJK_URL}
     books = [nbformat.read(path, as_version=4) for path in paths]
     pages = [Page(p, notebook_title(nb) or p.stem, first_paragraph(nb))
              for p, nb in zip(paths, books, strict=True)]
@@ -581,7 +618,8 @@ def build_edition(paths, out, exporter, language, available, log=print, prune=Fa
     written = []
     for i, (page, body) in enumerate(zip(pages, bodies, strict=True)):
         target = folder / page.name
-        target.write_text(body.replace(SIDE, side(pages, i, outlines[i], language), 1), encoding="utf-8")
+        body = body.replace(SIDE, side(pages, i, outlines[i], language), 1)
+        target.write_text(figures_beside(body, folder, target.stem), encoding="utf-8")
         written.append(target)
         log(f"wrote {target}")
     documents = site_search.index_documents(
@@ -590,6 +628,7 @@ def build_edition(paths, out, exporter, language, available, log=print, prune=Fa
     if prune:
         for stale in {p for p in folder.glob("[0-9][0-9]_*.html")} - set(written):
             stale.unlink()
+            shutil.rmtree(folder / "figures" / stale.stem, ignore_errors=True)
             log(f"removed {stale}")
     write_index(folder, pages, urls, language, available)
     return written

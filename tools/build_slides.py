@@ -3,23 +3,24 @@
     python tools/build_slides.py [--out build/slides] [NOTEBOOK ...]     (or: make slides)
 
 nbconvert's slides load reveal.js, require.js, jQuery and MathJax from CDNs, so in a lecture hall
-without internet they fall back to a flat page with raw LaTeX. Here the template is changed to load
-only two libraries, both from files next to the HTML:
+without internet they fall back to a flat page with raw LaTeX. Here the template loads one library from
+files next to the HTML, and the formulas are typeset when the deck is built:
 
 - reveal.js 4.0.2 (MIT; the version nbconvert's template is written for), with its white theme,
   its Source Sans Pro web font (SIL OFL 1.1) and the speaker-notes plugin (press S);
-- MathJax 3.2.2 (Apache-2.0), the single-file TeX → CommonHTML build and its fonts;
+- MathJax 3.2.2 (Apache-2.0), run in Node at build time (`offline_pages.typeset`): the deck carries its
+  formulas as HTML, with MathJax's fonts beside it, and presenting runs no math JavaScript;
 - and, from attnlib itself, the Noto Sans SC subset (SIL OFL 1.1) for tokens such as 早 上 好.
 
 require.js and jQuery are not needed: the template loads reveal.js with a plain script tag, and no
 widget manager is loaded. Each lab is drawn live on its slide from the state the notebook stored, by the
 same ES module as in JupyterLab (`offline_pages.static_outputs`, shared with the website), and so is each
 quiz: the room votes, the lecturer clicks the answer and the slide shows the feedback.
-No PyPI package ships either library in a usable form (jupyter-server-mathjax has MathJax 2 only,
+No PyPI package ships either npm package in a usable form (jupyter-server-mathjax has MathJax 2 only,
 jupyterlab-rise a webpack bundle), so the npm packages are fetched once, at build time, with
 `npm pack` into `.cache/slides/` (tools/offline_pages.py, shared with `make site`), checked against the
 pinned sha512, and only the files the slides use are copied to `<out>/vendor/` with their licences
-(about 2.4 MB, plus the 2.3 MB font).
+(about 1.2 MB: reveal.js and MathJax's fonts, plus the 2.6 MB font).
 Presenting needs no network; only the first build needs npm (later builds reuse the cache).
 The Chinese editions (`notebooks/zh-Hans/`, `notebooks/zh-Hant/`) get their decks in `<out>/zh-Hans/` and
 `<out>/zh-Hant/` (one shared `vendor/`); every deck and index has a switch to the other languages.
@@ -80,7 +81,7 @@ TEMPLATE = r"""
 {%- block jupyter_widgets -%}{%- endblock jupyter_widgets -%}
 
 {%- block html_head_js_mathjax -%}
-""" + offline_pages.MATHJAX_HEAD + r"""
+""" + offline_pages.CJK_HEAD + r"""
 <style>
 :root {
   --jp-content-font-family: system-ui, -apple-system, "Segoe UI", Helvetica, Arial, sans-serif, "Attn CJK";
@@ -210,7 +211,7 @@ def asset_urls(root: str = "") -> dict[str, str]:
     return {
         "cjk_font": root + offline_pages.CJK_URL,
         "reveal": f"{root}vendor/{REVEAL.folder}",
-        "mathjax": root + offline_pages.MATHJAX_URL,
+        "math_fonts": root + offline_pages.MATHJAX_FONTS,
     }
 
 
@@ -358,6 +359,7 @@ def build(notebooks: list[Path], out: Path, log=print, prune: bool = False) -> l
     out.mkdir(parents=True, exist_ok=True)
     copy_assets(out)
     decks = []
+    fonts = {}  # every deck, with the URL of MathJax's fonts from where it lies
     groups = offline_pages.editions(notebooks)
     available = tuple(groups)
     for language, paths in groups.items():
@@ -380,6 +382,7 @@ def build(notebooks: list[Path], out: Path, log=print, prune: bool = False) -> l
             deck = folder / name
             deck.write_text(body, encoding="utf-8")
             written.append(deck)
+            fonts[deck] = urls["math_fonts"]
             log(f"wrote {deck}")
         if prune:
             for stale in set(folder.glob("*.slides.html")) - set(written):
@@ -387,6 +390,7 @@ def build(notebooks: list[Path], out: Path, log=print, prune: bool = False) -> l
                 log(f"removed {stale}")
         write_index(folder, language, available)
         decks += written
+    log(f"typeset {offline_pages.typeset(fonts)} formulas")
     return decks
 
 

@@ -2,7 +2,8 @@
 
 - Pinned npm packages: fetched once with `npm pack` into `.cache/slides/` (one cache for both builds),
   checked against the sha512 the npm registry publishes, and only the files a page uses copied next to it.
-- MathJax 3.2.2 (Apache-2.0), configured the same way for a deck and for a page.
+- MathJax 3.2.2 (Apache-2.0), run once in Node when a page or a deck is built (`typeset`,
+  `typeset_math.mjs`): a reader's browser gets formulas ready to draw and runs no math JavaScript.
 - The CJK font that attnlib bundles (Noto Sans SC subset, SIL OFL 1.1), copied beside the pages.
 - Links between notebooks rewritten to links between pages.
 - The three editions (English in `notebooks/`, 简体中文 in `notebooks/zh-Hans/`, 繁體中文 in
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import json
 import re
 import shutil
 import subprocess
@@ -75,13 +77,10 @@ MATHJAX = Package(
     "mathjax",
     "3.2.2",
     "sha512-Bt+SSVU8eBG27zChVewOicYs7Xsdt40qm4+UpHyX7k0/O9NliPc+x77k1/FEsPsjKPZGJvtRZM1vO+geW0OhGw==",
-    (
-        "LICENSE",
-        "es5/tex-chtml-full.js",  # every TeX extension built in: nothing is loaded on demand
-        "es5/output/chtml/fonts/woff-v2/*.woff",
-    ),
+    ("LICENSE", "es5/output/chtml/fonts/woff-v2/*.woff"),  # a page fetches only the fonts its formulas use
 )
-MATHJAX_URL = f"vendor/{MATHJAX.folder}/es5/tex-chtml-full.js"
+MATHJAX_FONTS = f"vendor/{MATHJAX.folder}/es5/output/chtml/fonts/woff-v2"
+TYPESET_JS = Path(__file__).with_name("typeset_math.mjs")
 CJK_URL = f"vendor/noto-sans-sc/{CJK_FONT.name}"
 
 # What pages and decks add to JupyterLab's stylesheet so that every text meets WCAG AA contrast (4.5:1)
@@ -126,25 +125,6 @@ document.fonts.load('1em "Attn CJK"', "中").then(() => {
 </script>
 """
 
-# A Jinja snippet for a template's <head>: MathJax from the vendored file (the URL in
-# resources.offline.mathjax), and the CJK face. A lab or a quiz is never typeset: it writes its own text.
-MATHJAX_HEAD = r"""
-<script>
-window.MathJax = {
-  tex: {
-    inlineMath: [['$', '$'], ['\\(', '\\)']],
-    displayMath: [['$$', '$$'], ['\\[', '\\]']],
-    processEscapes: true,
-    processEnvironments: true
-  },
-  // characters MathJax's fonts lack (\text{明月照高楼} in 09): the bundled CJK font first (its
-  // unicode-range limits it to Chinese), then the machine's
-  chtml: { unknownFamily: '"Attn CJK", serif' },
-  options: { enableMenu: false, ignoreHtmlClass: 'tex2jax_ignore|mathjax_ignore|live-lab|live-quiz' }
-};
-</script>
-<script src="{{ resources.offline.mathjax }}"></script>
-""" + CJK_HEAD
 
 
 def sha512(path: Path) -> str:
@@ -208,6 +188,42 @@ def copy(packages: Iterable[Package], cache: Path, out: Path) -> None:
     fonts.mkdir(parents=True, exist_ok=True)
     for name in (CJK_FONT.name, "OFL.txt"):
         shutil.copyfile(CJK_FONT.parent / name, fonts / name)
+
+
+def typeset(pages: Mapping[Path, str], cache: Path = CACHE) -> int:
+    """Typeset, in place, the formulas of built pages: ``{page: URL of MathJax's fonts from that page}``.
+
+    MathJax runs once, in Node, from the pinned tarball in ``cache`` (``fetch`` it first), and writes
+    each formula as HTML with a hidden MathML copy for screen readers, and each page a stylesheet of
+    its own. Raises AssetError naming the page and the TeX of any formula MathJax cannot read.
+    Returns the number of formulas.
+    """
+    node = shutil.which("node")
+    if node is None:
+        raise AssetError(
+            "Building the pages typesets their formulas with Node.js, which was not found. "
+            "Install it (Debian/Ubuntu: apt-get install nodejs) and run the build again."
+        )
+    folder = cache / MATHJAX.folder
+    if not (folder / "es5" / "node-main.js").is_file():
+        with tarfile.open(MATHJAX.tarball(cache)) as tar:
+            for member in tar.getmembers():
+                if member.isfile() and member.name.startswith("package/es5/"):
+                    dest = folder / Path(member.name).relative_to("package")
+                    dest.parent.mkdir(parents=True, exist_ok=True)
+                    dest.write_bytes(tar.extractfile(member).read())
+    job = {"pages": [{"path": str(path), "fonts": fonts} for path, fonts in pages.items()]}
+    done = subprocess.run(
+        [node, str(TYPESET_JS), str(folder)],
+        input=json.dumps(job), capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    if done.returncode != 0:
+        raise AssetError(f"typesetting the formulas failed:\n{done.stderr.strip()}")
+    reports = [json.loads(line) for line in done.stdout.splitlines()]
+    unread = [f"{report['path']}: {tex}" for report in reports for tex in report["errors"]]
+    if unread:
+        raise AssetError("MathJax could not read these formulas:\n" + "\n".join(unread))
+    return sum(report["formulas"] for report in reports)
 
 
 # ---- notebooks ----------------------------------------------------------------------------------------

@@ -254,32 +254,56 @@
   // ---- boxes that scroll sideways -------------------------------------------------------------------------
   // A printed line, a formula, a table or a line of code wider than the column scrolls in its own box
   // (site.css). Where a box really does, it takes the keyboard (Tab to it, then the arrow keys); where it
-  // fits again (a wider window), it is no longer a Tab stop.
+  // fits again (a wider window), it is no longer a Tab stop. Only a box that is laid out can be measured, and
+  // the cells of a page are laid out as the reader comes near them (content-visibility in site.css): the
+  // boxes near the screen are measured at once, the others a few at a time while the page is idle, so no
+  // long task holds up the page. When every box has been measured, <body data-scrollers="measured">.
   const SCROLLERS = ".jp-RenderedMarkdown, .jp-RenderedText pre, .jp-InputArea-editor, mjx-container[display='true']";
-  function markScrollers() {
-    document.querySelectorAll(SCROLLERS).forEach((box) => {
-      const scrolls = box.scrollWidth > box.clientWidth;
-      if (scrolls && !box.hasAttribute("tabindex")) {
+  const idle = window.requestIdleCallback || ((work) => setTimeout(() => work({ timeRemaining: () => 10 }), 30));
+  function mark(boxes) {
+    const scrolls = boxes.map((box) => box.scrollWidth > box.clientWidth);  // every read, then every write
+    boxes.forEach((box, i) => {
+      if (scrolls[i] && !box.hasAttribute("tabindex")) {
         box.setAttribute("tabindex", "0");
         box.dataset.scrolls = "";
-      } else if (!scrolls && "scrolls" in box.dataset) {
+      } else if (!scrolls[i] && "scrolls" in box.dataset) {
         box.removeAttribute("tabindex");
         delete box.dataset.scrolls;
       }
     });
   }
-  window.addEventListener("load", () => {
-    const typeset = window.MathJax && MathJax.startup && MathJax.startup.promise;  // formulas change widths
-    Promise.resolve(typeset).then(markScrollers);
-  });
-  let frame = 0;
-  window.addEventListener("resize", () => {
-    cancelAnimationFrame(frame);
-    frame = requestAnimationFrame(markScrollers);
-  });
+  function setUpScrollers() {
+    const boxes = Array.from(document.querySelectorAll(SCROLLERS));
+    const near = new Set();
+    const watch = new IntersectionObserver((entries) => {
+      entries.forEach((e) => (e.isIntersecting ? near.add(e.target) : near.delete(e.target)));
+      mark(Array.from(near));
+    }, { rootMargin: "100% 0px" });
+    boxes.forEach((box) => watch.observe(box));
+    let next = boxes.length, running = false;
+    function measureRest(deadline) {
+      while (next < boxes.length && deadline.timeRemaining() > 2) mark([boxes[next++]]);
+      if (next < boxes.length) idle(measureRest);
+      else { running = false; document.body.dataset.scrollers = "measured"; }
+    }
+    function again() {  // fonts came in, or the window changed: every width may have changed
+      mark(Array.from(near));
+      next = 0;
+      delete document.body.dataset.scrollers;
+      if (!running) { running = true; idle(measureRest); }
+    }
+    window.addEventListener("load", () => document.fonts.ready.then(again));
+    document.fonts.addEventListener("loadingdone", again);
+    let frame = 0;
+    window.addEventListener("resize", () => {
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(again);
+    });
+  }
 
   // The script runs right after the contents and the search box (before the page's text), so a phone
   // never shows the contents unfolded.
   document.querySelectorAll("details.site-toc").forEach(setUpContents);
   document.querySelectorAll(".site-search").forEach(setUpSearch);
+  document.addEventListener("DOMContentLoaded", setUpScrollers);
 })();

@@ -23,9 +23,8 @@ from pathlib import Path
 SIZES = ((1280, 720), (1024, 768))  # a 16:9 screen and a 4:3 projector
 SLACK = 1  # px in slide units: rounding of scaled boxes, never a visible overflow
 
-# Everything a deck draws after load (formulas, figures, fonts, the labs' pictures) is there.
+# Everything a deck draws after load (fonts, figures, the labs' pictures) is there.
 READY_JS = """async () => {
-  await MathJax.startup.promise;
   await document.fonts.ready;
   await Promise.all([...document.images].map(img => img.decode().catch(() => null)));
   const labs = () => document.querySelectorAll('.attn-lab-mount').length

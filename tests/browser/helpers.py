@@ -523,11 +523,21 @@ class Watch:
         self.failed: list[str] = []
         self.errors: list[str] = []
         page.on("request", lambda r: self.requests.append(r.url))
-        page.on("requestfailed", lambda r: self.failed.append(r.url))
+        page.on("requestfailed", lambda r: self.failed.append(r.url) if not self._left_behind(r) else None)
         page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
         page.on("console", lambda m: self.errors.append(f"console: {m.text}") if m.type == "error" else None)
         # Anything not on disk is refused as well as recorded, so a leak cannot go unnoticed or hang.
         page.route(re.compile(r"^(?!file:|data:).*"), lambda route: route.abort())
+
+    @staticmethod
+    def _left_behind(request) -> bool:
+        """A file that is there, whose loading was cut short because the reader went to another page
+        (a font or a figure the page had not finished fetching)."""
+        from urllib.parse import unquote, urlsplit
+
+        url = urlsplit(request.url)
+        return (request.failure == "net::ERR_ABORTED" and url.scheme == "file"
+                and Path(unquote(url.path)).is_file())
 
     def check(self) -> None:
         assert self.requests, "no request was recorded at all"
@@ -583,7 +593,10 @@ def on_its_slide(root) -> tuple[bool, dict]:
     return s_left - 1 <= left and right <= s_right + 1 and s_top - 1 <= top and bottom <= s_bottom + 1, fit
 
 
-# ---- fonts: is Chinese drawn with the bundled CJK font? ----------------------------------------------------
+# ---- fonts: all in? Chinese drawn with the bundled CJK font? ----------------------------------------------------
+# Every web font the page asked for has arrived (or failed): what is drawn and measured from then on is final.
+FONTS_READY_JS = "() => document.fonts.ready.then(() => null)"
+
 CJK_FONT_LOADED_JS = """async () => {
     await document.fonts.load('16px "Attn CJK"', '權');
     return Array.from(document.fonts).filter(f => f.family.replace(/"/g, '') === 'Attn CJK').map(f => f.status);
@@ -604,7 +617,12 @@ MARK_CHINESE_JS = """() => {
 
 
 def platform_fonts(page, selector: str) -> list[tuple[str, list[dict]]]:
-    """(the start of its HTML, the fonts Chromium drew it with) for every element matching ``selector``."""
+    """(the start of its HTML, the fonts Chromium drew it with) for every element matching ``selector``.
+
+    The site lays out a cell only when the reader comes near it (content-visibility), and text that is not
+    laid out has no fonts: every cell is laid out first, as the reader scrolling down would have it.
+    """
+    page.add_style_tag(content="* { content-visibility: visible !important; }")
     cdp = page.context.new_cdp_session(page)
     cdp.send("DOM.enable")
     cdp.send("CSS.enable")

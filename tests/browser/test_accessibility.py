@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import require_assets, show_slide_of
+from helpers import FONTS_READY_JS, require_assets, show_slide_of
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
@@ -51,9 +51,10 @@ def problems(axe, page) -> list[str]:
 
 
 def settled(page) -> None:
-    """Wait until the formulas are typeset and the labs drawn (what axe should see)."""
-    page.wait_for_function("() => !window.MathJax || (MathJax.startup && MathJax.startup.promise)")
-    page.evaluate("() => window.MathJax && MathJax.startup.promise")
+    """Wait until the fonts are in, the labs drawn and, on a page of the site, every box that scrolls made a
+    Tab stop (what axe should see)."""
+    page.evaluate(FONTS_READY_JS)
+    page.wait_for_function("() => !document.querySelector('.site-page') || document.body.dataset.scrollers")
     page.wait_for_function("() => Array.from(document.querySelectorAll('.attn-lab')).every("
                            "(lab) => lab.querySelector('.readout').textContent)")
     page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")

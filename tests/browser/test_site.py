@@ -2,8 +2,8 @@
 
 The site is built once per session into a temporary folder with tools/build_site.py, and every page is
 opened as a file:// page in chromium. Each request is recorded: all must be file:// (or data:) URLs and
-none may fail. MathJax must have typeset every formula (no raw TeX left in the prose), no script may
-throw, and every link between pages must lead to a page of the site.
+none may fail. Every formula must come typeset (at build time: no raw TeX left in the prose, no math
+JavaScript in the page), no script may throw, and every link between pages must lead to a page of the site.
 
 Then every control of every lab on every page is moved with the keyboard, as a learner would: a slider
 through End, Home, ArrowRight and ArrowLeft, a set of toggles with the arrow keys through every option and
@@ -24,7 +24,7 @@ from urllib.parse import unquote, urlsplit
 
 import nbformat
 import pytest
-from helpers import CJK_FONT_LOADED_JS, MARK_CHINESE_JS, Watch, platform_fonts, walk_labs
+from helpers import CJK_FONT_LOADED_JS, FONTS_READY_JS, MARK_CHINESE_JS, Watch, platform_fonts, walk_labs
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
@@ -44,6 +44,14 @@ PROSE_JS = """() => Array.from(document.querySelectorAll('.jp-RenderedMarkdown, 
     copy.querySelectorAll('code, pre, mjx-container, script, style').forEach(n => n.remove());
     return copy.textContent;
 }).join('\\n')"""
+
+
+# Every image of the page, fetched now (figures load lazily, as the reader comes near them): [src, decoded].
+IMAGES_JS = """async () => Promise.all(Array.from(document.images, async (img) => {
+    img.loading = 'eager';
+    try { await img.decode(); } catch (e) { /* reported below */ }
+    return [img.getAttribute('src').slice(0, 40), img.complete && img.naturalWidth > 0];
+}))"""
 
 
 def stored_labs(path: Path) -> int:
@@ -80,8 +88,7 @@ WIDGET_VIEW_SCRIPT = 'type="application/vnd.jupyter.widget-view+json"'
 def test_page_works_offline(page, site, name):
     watch = Watch(page)
     page.goto((site / f"{name}.html").as_uri())
-    page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
-    page.evaluate("() => MathJax.startup.promise")
+    page.evaluate(FONTS_READY_JS)
 
     path = ROOT / "notebooks" / f"{name}.ipynb"
     if name == "index" or has_math(path):
@@ -90,7 +97,7 @@ def test_page_works_offline(page, site, name):
     leftover = RAW_TEX.findall(page.evaluate(PROSE_JS))
     assert not leftover, f"raw TeX left in the prose: {leftover[:5]}"
 
-    images = page.evaluate("() => Array.from(document.images).map(i => [i.src.slice(0, 30), i.complete && i.naturalWidth > 0])")
+    images = page.evaluate(IMAGES_JS)
     for src, loaded in images:
         assert loaded, f"image did not decode: {src}"
 
@@ -156,8 +163,7 @@ def test_chinese_page_works_offline_and_switches_language(page, site, edition):
     lang = edition.parent.name
     watch = Watch(page)
     page.goto((site / lang / f"{edition.stem}.html").as_uri())
-    page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
-    page.evaluate("() => MathJax.startup.promise")
+    page.evaluate(FONTS_READY_JS)
     assert page.locator("html").get_attribute("lang") == lang
     assert page.locator("mjx-container").count() > 0 and page.locator("mjx-merror").count() == 0
     assert page.locator(".attn-lab").count() == stored_labs(edition)
@@ -195,8 +201,7 @@ def test_chinese_in_a_formula_is_drawn_with_the_bundled_font(page, site, languag
     """MathJax draws the characters its own fonts lack (\\text{明月照高楼} in 09) with the bundled CJK font,
     not whatever serif font a machine has (none with Chinese, on many)."""
     page.goto((site if language == "en" else site / language).joinpath("09_a_tiny_gpt.html").as_uri())
-    page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
-    page.evaluate("() => MathJax.startup.promise")
+    page.evaluate(FONTS_READY_JS)
     page.evaluate(CJK_FONT_LOADED_JS)
     marked = page.evaluate("""() => {
         let k = 0;
@@ -208,7 +213,7 @@ def test_chinese_in_a_formula_is_drawn_with_the_bundled_font(page, site, languag
     assert marked >= 5, "page 09 should typeset 明月照高楼 in a formula"
     drawn = platform_fonts(page, "[data-cjk-math]")
     wrong = [f"{html} drawn with {[f['familyName'] for f in fonts]}" for html, fonts in drawn
-             if not all(f["isCustomFont"] and not f["familyName"].startswith("MathJax") for f in fonts)]
+             if not fonts or not all(f["isCustomFont"] and not f["familyName"].startswith("MathJax") for f in fonts)]
     assert not wrong, "\n".join(wrong[:5])  # MathJax_Zero has no Chinese: it draws an empty box
 
 
@@ -224,10 +229,10 @@ SEARCHES = {
 }
 
 # The text of the section a link lands on: from the heading with that id to the next h1-h3 of the page,
-# prose and outputs but no code; a typeset formula counts as its TeX (d_k is written $d_k$).
+# prose and outputs but no code; a typeset formula counts as its TeX (d_k is written $d_k$), which it keeps.
 SECTION_TEXT_JS = """(id) => {
     const tex = new Map();
-    for (const item of MathJax.startup.document.math) tex.set(item.typesetRoot, item.math);
+    for (const formula of document.querySelectorAll('mjx-container[data-tex]')) tex.set(formula, formula.dataset.tex);
     const target = document.getElementById(id) || document.getElementById(decodeURIComponent(id));
     if (!target) return null;
     const main = document.querySelector('main');
@@ -305,8 +310,7 @@ def test_search_finds_each_word_and_lands_on_a_section_holding_it(page, site, la
         box.press("Enter")
         page.wait_for_function("(h) => location.href === h", arg=href)
         page.wait_for_load_state("load")
-        page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
-        page.evaluate("() => MathJax.startup.promise")
+        page.evaluate(FONTS_READY_JS)
         anchor = urlsplit(href).fragment
         assert anchor, f"{term}: the first result is no section: {href}"
         text = page.evaluate(SECTION_TEXT_JS, anchor)
@@ -344,24 +348,28 @@ WIDE_JS = """() => Array.from(document.querySelectorAll(
         'main .jp-RenderedText pre, main mjx-container[display="true"]'), (el) => {
     const cs = getComputedStyle(el);
     return {what: el.textContent.slice(0, 40), scroll: el.scrollWidth, width: el.clientWidth,
-            wrap: cs.whiteSpace, overflow: cs.overflowX, cue: cs.backgroundImage.includes('gradient')};
+            wrap: cs.whiteSpace, overflow: cs.overflowX, cue: cs.backgroundImage.includes('gradient'),
+            keyboard: el.getAttribute('tabindex') === '0'};
 })"""
+MEASURED_JS = "() => document.body.dataset.scrollers === 'measured'"  # site_nav.js: every box measured
 
 
 @pytest.mark.parametrize("name", ["02_softmax", "07_the_whole_formula"])
 def test_on_a_phone_wide_outputs_and_formulas_scroll_in_their_own_box(browser, site, name):
     """At 390 px nothing makes the page itself scroll sideways, a printed line is never wrapped mid-number
-    (it scrolls in its box), and a box that scrolls shows the cue."""
+    (it scrolls in its box), and a box that scrolls shows the cue and takes the keyboard, however far down
+    the page it is (the cells there are laid out only once measured)."""
     context = browser.new_context(viewport={"width": 390, "height": 844})
     page = context.new_page()
     page.goto((site / f"{name}.html").as_uri())
-    page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
-    page.evaluate("() => MathJax.startup.promise")
+    page.evaluate(FONTS_READY_JS)
+    page.wait_for_function(MEASURED_JS)
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
     boxes = page.evaluate(WIDE_JS)
     assert any(b["scroll"] > b["width"] for b in boxes), "no output is wider than a phone: the test shows nothing"
     for box in boxes:
         assert box["overflow"] == "auto" and box["cue"], box
+        assert box["keyboard"] == (box["scroll"] > box["width"]), f"a Tab stop only where a box scrolls: {box}"
         if "pre" in box["wrap"]:
             assert box["wrap"] == "pre", f"a printed line wraps: {box}"
     context.close()
@@ -456,8 +464,9 @@ def test_figures_are_drawn_at_twice_the_pixels_they_take(page, site):
     """Every stored figure of a page is a PNG with twice the pixels of its size on the page, so that a
     high-density screen draws it sharp."""
     page.goto((site / "05_scaling_by_sqrt_dk.html").as_uri())
+    page.evaluate(IMAGES_JS)
     sizes = page.evaluate("""() => Array.from(document.querySelectorAll('.jp-OutputArea img'))
-      .filter((img) => img.src.startsWith('data:image/png'))
+      .filter((img) => img.getAttribute('src').endsWith('.png'))
       .map((img) => ({natural: img.naturalWidth, shown: img.getBoundingClientRect().width,
                       attribute: Number(img.getAttribute('width'))}))""")
     assert len(sizes) >= 3

@@ -2,8 +2,8 @@
 
 Every notebook is built into a temporary folder with tools/build_slides.py, opened as a file:// page in
 chromium, and each request the page makes is recorded: all must be file:// URLs and none may fail.
-Then: reveal.js initialised with several slides, MathJax typeset every formula (no raw TeX left in the
-prose), the figures are embedded images that decoded, and every lab is drawn live on the slide.
+Then: reveal.js initialised with several slides, every formula typeset when the deck was built (no raw
+TeX left in the prose), the figures are embedded images that decoded, and every lab is drawn live on the slide.
 Every slide of every deck fits a 1280×720 and a 1024×768 screen (tools/slide_fit.py walks each deck once
 per size and measures every slide in reveal.js's coordinates), and the type is a size meant for a room.
 Every lab fits its slide (1280×800) without scrolling. On two decks (a menu and a slider in 02; toggles
@@ -29,6 +29,7 @@ import build_slides  # noqa: E402
 import slide_fit  # noqa: E402
 from helpers import (  # noqa: E402
     CJK_FONT_LOADED_JS,
+    FONTS_READY_JS,
     MARK_CHINESE_JS,
     on_its_slide,
     platform_fonts,
@@ -81,7 +82,7 @@ def test_deck_works_offline(page, decks, notebook):
     page.goto(decks[notebook.stem].as_uri())
 
     page.wait_for_function("() => window.Reveal && Reveal.isReady()", timeout=15_000)
-    page.evaluate("() => MathJax.startup.promise")
+    page.evaluate(FONTS_READY_JS)
     assert page.evaluate("() => Reveal.getTotalSlides()") >= 3
     assert page.locator(".reveal .slides section").count() >= 3
 
@@ -250,7 +251,7 @@ def test_chinese_deck_works_offline_fits_and_switches_language(page, edition_dec
     deck = edition_decks / lang / f"{edition.stem}.slides.html"
     page.goto(deck.as_uri())
     page.wait_for_function("() => window.Reveal && Reveal.isReady()", timeout=15_000)
-    page.evaluate("() => MathJax.startup.promise")
+    page.evaluate(FONTS_READY_JS)
     assert page.locator("html").get_attribute("lang") == lang
     assert page.locator("mjx-container").count() > 0 and page.locator("mjx-merror").count() == 0
     assert page.locator(".attn-lab").count() == stored_labs(edition)
