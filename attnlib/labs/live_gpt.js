@@ -130,15 +130,20 @@ function finishLayer(m, l, x, heads) {
   return x;
 }
 
+// The logits x Eᵀ + b, four characters at a time (the last four again if V is no multiple of 4): four sums,
+// each in the order of i (the same numbers), keep the processor busy where one waits on each addition.
 function unembed(m, x) {
   const { V, d } = m.c;
-  const E = m.p.tok_emb;  // tied: the unembedding is Eᵀ
-  const logits = Float64Array.from(m.p.b_out);
-  for (let t = 0; t < V; t += 1) {
-    let s = 0;
-    const row = t * d;
-    for (let i = 0; i < d; i += 1) s += x[i] * E[row + i];
-    logits[t] += s;
+  const E = m.p.tok_emb, b = m.p.b_out;  // tied: the unembedding is Eᵀ
+  const logits = new Float64Array(V);
+  for (let t = 0; t < V; t += 4) {
+    const u = Math.min(t, V - 4), r = u * d;
+    let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    for (let i = 0; i < d; i += 1) {
+      const xi = x[i];
+      s0 += xi * E[r + i]; s1 += xi * E[r + d + i]; s2 += xi * E[r + 2 * d + i]; s3 += xi * E[r + 3 * d + i];
+    }
+    logits[u] = b[u] + s0; logits[u + 1] = b[u + 1] + s1; logits[u + 2] = b[u + 2] + s2; logits[u + 3] = b[u + 3] + s3;
   }
   return logits;
 }
@@ -219,11 +224,11 @@ export function mulberry32(seed) {
 
 function softmaxOf(logits, temperature) {
   const n = logits.length;
-  let top = -Infinity;
-  for (let i = 0; i < n; i += 1) if (logits[i] / temperature > top) top = logits[i] / temperature;
   const e = new Float64Array(n);
+  let top = -Infinity;
+  for (let i = 0; i < n; i += 1) { e[i] = logits[i] / temperature; if (e[i] > top) top = e[i]; }
   let total = 0;
-  for (let i = 0; i < n; i += 1) { e[i] = Math.exp(logits[i] / temperature - top); total += e[i]; }
+  for (let i = 0; i < n; i += 1) { e[i] = Math.exp(e[i] - top); total += e[i]; }
   for (let i = 0; i < n; i += 1) e[i] /= total;
   return e;
 }
@@ -316,7 +321,8 @@ function loadTables(d) {
           (_, i) => [String.fromCharCode(flat[2 * i]), String.fromCharCode(flat[2 * i + 1])]));
       };
       const toHans = pairs(), toHant = pairs();
-      tables.set(d, { chars, ids: new Map(chars.map((ch, i) => [ch, i])), toHans, toHant });
+      const glyphs = chars.map((ch) => shownChar(toHant, ch));  // each character as shown, by id
+      tables.set(d, { chars, glyphs, ids: new Map(chars.map((ch, i) => [ch, i])), toHans, toHant });
     }));
   }
   return unpacking.get(d);
@@ -336,9 +342,9 @@ function modelText(d, prompt) {
   return Array.from(prompt, (ch) => (ids.has(ch) || !(ch in toHans) ? ch : toHans[ch])).join("");
 }
 
-function shown(d, chars) {
-  const { toHant } = prepare(d);
-  return Array.from(chars, (ch) => (ch === "\n" ? "⏎" : toHant[ch] || ch)).join("");
+// A character as shown: a line break as ⏎, in Traditional where the page is.
+function shownChar(toHant, ch) {
+  return ch === "\n" ? "⏎" : toHant[ch] || ch;
 }
 
 // The sentence refusing an opening the model cannot read (attnlib.labs.live_gpt.problem), or null.
@@ -387,7 +393,8 @@ function frame(spec, values) {
   while (run.steps.length < s) advance(run);
   const at = run.steps[s - 1];
   const context = run.ids.slice(0, run.n0 + s - 1);
-  const chars = (ids) => shown(d, ids.map((i) => prepare(d).chars[i]).join(""));
+  const { glyphs } = prepare(d);
+  const chars = (list) => list.map((i) => glyphs[i]).join("");
   const top = topK(at.probs, d.top_k);
   let rank = 1;
   for (let i = 0; i < at.probs.length; i += 1) if (at.probs[i] > at.probs[at.token]) rank += 1;
@@ -600,10 +607,10 @@ function draw(v, f, spec, values) {
   const n0 = t - (f.s - 1);
   const line = [...f.ids, f.chosen];
   const total = n0 + f.n;  // the opening and every character the run will write
+  const { glyphs } = prepare(d);
   v.cells.forEach(({ box, ch }, j) => {
     const state = j >= total ? "none" : j < n0 ? "prompt" : j < t ? "written" : j === t ? "next" : "future";
-    const glyph = state === "none" ? "" : state === "future" ? "·" : shown(d, prepare(d).chars[line[j]]);
-    put(ch, { text: glyph, fill: INK[state] });
+    put(ch, { text: state === "none" ? "" : state === "future" ? "·" : glyphs[line[j]], fill: INK[state] });
     put(box, { stroke: EDGE[state] });
   });
   const rows = Math.ceil(total / COLS);
@@ -618,7 +625,7 @@ function draw(v, f, spec, values) {
     const id = beyond ? f.chosen : f.top[k];
     const prob = beyond ? f.p_chosen : f.top_probs[k];
     const width = (BAR_W * prob) / widest;
-    put(b.token, { text: shown(d, prepare(d).chars[id]) });
+    put(b.token, { text: glyphs[id] });
     put(b.bar, { width: Math.max(1, width), fill: colour(d.cmap, 0, 1, 0.15 + 0.85 * prob).fill,
       stroke: id === f.chosen ? "black" : "none" });
     put(b.value, { x: 50 + width + 8, text: number(prob, 3) });
@@ -652,7 +659,7 @@ function draw(v, f, spec, values) {
     if (last >= first) hd.ctx.putImageData(img, 0, 0, 0, first, total, last - first + 1);
     put(hd.row, { style: `top: ${(100 * (t - 1)) / total}%; height: ${100 / total}%` });
     const best = f.looks[hd.l][hd.h];
-    setFields(hd.looks, { token: shown(d, prepare(d).chars[f.ids[best]]), weight: number(rows[t - 1][best], 2) });
+    setFields(hd.looks, { token: glyphs[f.ids[best]], weight: number(rows[t - 1][best], 2) });
   });
 }
 
