@@ -135,6 +135,9 @@ def test_every_question_answered_wrong_then_right_on_the_site(page, site, langua
     assert page.locator(".offline-widget").count() == 0
     expected = Expected(quiz_number(notebook), language)
     root = roots.first
+    # as a reader comes to it: the site lays out a cell only near the screen, from the next frame on
+    root.scroll_into_view_if_needed()
+    page.wait_for_function("(r) => r.querySelector('.title').innerText !== ''", arg=root.element_handle())
     assert root.locator(".title").inner_text() == expected.quiz.spec["title"]
     assert root.locator(".score").inner_text() == expected.scores[0]
     letters = root.locator("fieldset .letter").all_inner_texts()
