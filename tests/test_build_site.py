@@ -187,7 +187,9 @@ def test_build_writes_index_pages_and_vendored_files(lab, tmp_path, vendored):
     assert page.count('class="attn-lab-mount"') == 1 and '<details class="solution"' not in page
     loads = re.findall(r"""<(?:script|img|link|iframe)\b[^>]*(?:src|href)\s*=\s*["']?([^"' >]+)""", page)
     assert loads and not [url for url in loads if "//" in url]  # (links to read elsewhere may be remote)
-    assert "MathJax" not in " ".join(loads) and "MathJax_Main-Regular.woff" in page  # typeset when built
+    # typeset when built: no MathJax script or configuration, only its fonts for the formulas on the page
+    assert not [url for url in loads if url.endswith(".js") and "mathjax" in url.lower()]
+    assert "window.MathJax" not in page and "MathJax_Main-Regular.woff" in page
     assert (out / offline_pages.MATHJAX_FONTS / "MathJax_Main-Regular.woff").is_file()
     assert (out / offline_pages.CJK_URL).is_file() and (out / "assets" / "site.css").is_file()
 

@@ -26,6 +26,7 @@ editions (`notebooks/zh-Hans/`, `notebooks/zh-Hant/`) get the same pages in `<ou
 
 from __future__ import annotations
 
+import base64
 import copy
 import html
 import re
@@ -427,8 +428,6 @@ def figures_beside(body: str, folder: Path, stem: str) -> str:
     usable sooner, and a figure is fetched as the reader comes near it; its width and height attributes
     keep its place meanwhile.
     """
-    import base64
-
     figures = folder / "figures" / stem
     shutil.rmtree(figures, ignore_errors=True)
     count = 0

@@ -91,6 +91,7 @@ def test_page_works_offline(page, site, name):
     page.evaluate(FONTS_READY_JS)
 
     path = ROOT / "notebooks" / f"{name}.ipynb"
+    assert page.evaluate("() => typeof window.MathJax") == "undefined", "the page runs MathJax"
     if name == "index" or has_math(path):
         assert page.locator("mjx-container").count() > 0, "no formula was typeset"
     assert page.locator("mjx-merror").count() == 0, "MathJax reports a TeX error"

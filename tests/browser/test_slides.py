@@ -86,6 +86,7 @@ def test_deck_works_offline(page, decks, notebook):
     assert page.evaluate("() => Reveal.getTotalSlides()") >= 3
     assert page.locator(".reveal .slides section").count() >= 3
 
+    assert page.evaluate("() => typeof window.MathJax") == "undefined", "the deck runs MathJax"
     if notebook_has(notebook, "math"):
         assert page.locator("mjx-container").count() > 0, "no formula was typeset"
         assert page.locator("mjx-merror").count() == 0, "MathJax reports a TeX error"
