@@ -14,6 +14,7 @@ Taught in: 06 §6 (a mask that leaves a query nothing to see is refused)
 
 from __future__ import annotations
 
+from collections.abc import Container, Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -25,6 +26,9 @@ __all__ = [
     "check_attention_inputs",
     "check_finite",
     "check_generator",
+    "check_index",
+    "check_keys",
+    "check_list",
     "check_indices",
     "check_mask",
     "check_min_ndim",
@@ -541,3 +545,41 @@ def check_row_maxima(row_max: np.ndarray) -> None:
                 query=idx[-1], batch=idx[:-1], dtype=row_max.dtype
             )
         )
+
+
+# ---- plain data (the quiz's questions) -------------------------------------------------------------
+def check_index(value: Any, name: str, size: int, *, what: str = N_("an index"), optional: bool = False
+                ) -> int | None:
+    """`value` as a position 0..size-1 among `what` (a whole number, not a bool); None if `optional`."""
+    if not (optional and value is None) and (isinstance(value, (bool, np.bool_)) or not isinstance(
+            value, (int, np.integer)) or not 0 <= value < size):
+        template = N_("{name} must be None or {what} 0..{last}; got {value!r}") if optional else N_(
+            "{name} must be {what} 0..{last}; got {value!r}")
+        raise ValueError(tr(template).format(name=name, what=tr(what), last=size - 1, value=value))
+    return value if value is None else int(value)
+
+
+def check_keys(data: Any, name: str, keys: Iterable[str]) -> Mapping[str, Any]:
+    """`data`, if it is a mapping (else TypeError) with exactly the keys `keys`."""
+    keys = sorted(keys)
+    if not isinstance(data, Mapping):
+        raise TypeError(tr("{name} must be a dict with the keys {keys}; got {type}").format(
+            name=name, keys=keys, type=type(data).__name__))
+    if set(data) != set(keys):
+        unknown, missing = sorted(set(data) - set(keys)), sorted(set(keys) - set(data))
+        raise ValueError(tr("{name} must have the keys {keys}; unknown {unknown}, missing {missing}").format(
+            name=name, keys=keys, unknown=unknown, missing=missing))
+    return data
+
+
+def check_list(value: Any, name: str, *, expected: str, counts: Container[int] = range(1, 2**63),
+               texts: bool = False, distinct: bool = False) -> tuple[Any, ...]:
+    """`value` as a tuple, if it is a list (not a text or a dict) whose length is in `counts`; with `texts`
+    a lone text is a list of one and each item a non-empty text. `expected` words it for the message."""
+    items = [value] if texts and isinstance(value, str) else value
+    if (isinstance(items, (str, Mapping)) or not isinstance(items, Sequence) or len(items) not in counts
+            or (texts and not all(isinstance(t, str) and t.strip() for t in items))
+            or (distinct and len(set(items)) < len(items))):
+        raise ValueError(tr("{name} must be {expected}; got {value!r}").format(
+            name=name, expected=expected, value=value))
+    return tuple(items)
