@@ -91,7 +91,7 @@ __all__ = [
     "set_language",
 ]
 
-_LAZY_SUBMODULES = {"data", "exercises", "gpt", "labs", "plot", "quiz", "quiz_bank", "text"}
+_LAZY_SUBMODULES = {"data", "exercises", "gpt", "labs", "plot", "quiz", "text"}
 
 
 def __getattr__(name: str) -> Any:

@@ -62,6 +62,8 @@ def test_the_package_carries_its_files():
     labs = importlib.resources.files("attnlib.labs")
     modules = {p.name.removesuffix(".py") for p in labs.iterdir() if p.name.endswith(".py")} - {"__init__", "base"}
     assert modules and all(labs.joinpath(f"{m}.js").is_file() for m in modules | {"kit"})
+    quiz = importlib.resources.files("attnlib.quiz")  # its page module and its question bank (data)
+    assert quiz.joinpath("quiz.js").is_file() and quiz.joinpath("bank.json").is_file()
     fonts = importlib.resources.files("attnlib") / "fonts"
     assert fonts.joinpath("NotoSansSC-Subset.ttf").is_file() and fonts.joinpath("OFL.txt").is_file()
     assert importlib.import_module("attnlib.exercises").__all__

@@ -1,5 +1,6 @@
 """The "check your understanding" quiz, Python side: validation, feedback, the score, answering from
-Python, the spec the page module draws from (in each language), and the question bank.
+Python, the spec the page module draws from (in each language), and the question bank (data: bank.json
+and one catalogue per language).
 
 What the page makes of the spec (clicks, keys, feedback and score against ``feedback()``) is
 tests/browser/test_quizzes.py.
@@ -19,8 +20,19 @@ from catalogues import marked, placeholders
 
 import attnlib
 from attnlib.labs.base import bundle
-from attnlib.quiz import RIGHT, WORDS, WRONG, Question, Quiz, as_html, feedback, quiz, shown
-from attnlib.quiz_bank import QUIZZES, for_notebook
+from attnlib.quiz import (
+    QUIZZES,
+    RIGHT,
+    WORDS,
+    WRONG,
+    Question,
+    Quiz,
+    as_html,
+    feedback,
+    for_notebook,
+    quiz,
+    shown,
+)
 
 PER_OPTION = {
     "prompt": "softmax([1, 2]) and softmax([11, 12]) are …",
@@ -77,10 +89,10 @@ def test_a_click_in_the_page_reaches_python_through_the_model():
     widget = quiz([PER_OPTION, ONE_EXPLANATION])
     widget.values = {"choices": [1, 0]}  # what the page's model.set("values", ...) sends
     assert widget.choices == [1, 0] and widget.n_right == 1 and widget.note(0)[1].endswith("Only the gaps matter.")
-    for bad, message in [({"choices": [3, None]}, r"question 1: choice must be None or 0..2, got 3"),
-                         ({"choices": [None]}, r"one per question \(2\)"),
-                         ({"choices": [True, None]}, r"choice must be None or 0..2, got True"),
-                         ({}, r"values must be")]:
+    for bad, message in [({"choices": [3, None]}, r"question 1: choice must be None or an option index 0..2; got 3"),
+                         ({"choices": [None]}, r"one choice per question \(2\)"),
+                         ({"choices": [True, None]}, r"choice must be None or an option index 0..2; got True"),
+                         ({}, r"values must have the keys \['choices'\]")]:
         with pytest.raises(traitlets.TraitError, match=message):
             widget.values = bad
     assert widget.choices == [1, 0]  # a refused value changes nothing
@@ -88,11 +100,11 @@ def test_a_click_in_the_page_reaches_python_through_the_model():
 
 def test_answering_from_python_refuses_what_is_not_there():
     widget = quiz([PER_OPTION])
-    with pytest.raises(ValueError, match=r"question must be a question index 0..0, got 1"):
+    with pytest.raises(ValueError, match=r"question must be a question index 0..0; got 1"):
         widget.answer(1, 0)
-    with pytest.raises(ValueError, match=r"choice must be None or an option index 0..2, got 3"):
+    with pytest.raises(ValueError, match=r"choice must be None or an option index 0..2; got 3"):
         widget.answer(0, 3)
-    with pytest.raises(ValueError, match=r"choice must be None or an option index 0..2, got False"):
+    with pytest.raises(ValueError, match=r"choice must be None or an option index 0..2; got False"):
         widget.answer(0, False)
 
 
@@ -110,7 +122,7 @@ def test_the_spec_holds_every_text_the_page_shows():
             for right, text in (feedback(q, i) for i in range(len(q.options)))
         ]
     assert [f["role"] for f in spec["fonts"]] == ["sans"]  # no Chinese: no CJK subset
-    assert widget._esm == bundle("quiz") and "./kit.js" not in widget._esm
+    assert widget._esm == bundle("quiz") and not re.search(r"^import .*kit\.js", widget._esm, re.MULTILINE)
 
 
 def test_texts_are_escaped_for_the_page():
@@ -139,14 +151,15 @@ def test_page_state_is_what_a_page_without_kernel_mounts():
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        ({"answer": 3}, r"question 1: answer must be an option index 0..2, got 3"),
+        ({"answer": 3}, r"question 1: answer must be an option index 0..2; got 3"),
         ({"answer": True}, r"answer must be an option index"),
-        ({"options": ["only one"]}, r"options must be a list of 2 to 8 strings"),
-        ({"options": list("abcdefghi")}, r"options must be a list of 2 to 8 strings"),
-        ({"options": ["a", "a", "b"]}, r"options must differ"),
-        ({"explain": ["one", "two"]}, r"explain must be one non-empty string or one per option \(3\), got 2"),
-        ({"explain": ""}, r"explain must be one non-empty string"),
-        ({"prompt": " "}, r"prompt must be a non-empty string"),
+        ({"options": ["only one"]}, r"options must be a list of 2 to 8 different non-empty texts"),
+        ({"options": list("abcdefghi")}, r"options must be a list of 2 to 8 different non-empty texts"),
+        ({"options": ["a", "a", "b"]}, r"options must be a list of 2 to 8 different non-empty texts; got \['a', 'a'"),
+        ({"options": "abc"}, r"options must be a list of 2 to 8"),  # a text is not a list of options
+        ({"explain": ["one", "two"]}, r"explain must be one non-empty text, or one per option \(3\); got \['one'"),
+        ({"explain": ""}, r"explain must be one non-empty text"),
+        ({"prompt": " "}, r"prompt must be a non-empty text"),
         ({"hint": "x"}, r"unknown \['hint'\]"),
     ],
 )
@@ -160,9 +173,9 @@ def test_bad_question_lists_are_refused():
         quiz([])
     with pytest.raises(ValueError, match="non-empty list"):
         quiz(PER_OPTION)
-    with pytest.raises(TypeError, match="question 2: expected a dict"):
+    with pytest.raises(TypeError, match="question 2 must be a dict with the keys"):
         quiz([PER_OPTION, "what?"])
-    with pytest.raises(ValueError, match=r"no quiz for notebook 42; there are quizzes for \[0, 1"):
+    with pytest.raises(ValueError, match=rf"number must be a notebook number 0..{len(QUIZZES) - 1}; got 42"):
         quiz(42)
 
 
@@ -175,6 +188,7 @@ def test_quiz_by_notebook_number_uses_the_bank():
 
 def test_bank_covers_every_notebook_with_sound_questions():
     assert set(range(8)) <= set(QUIZZES)  # 00-07 at least; later notebooks may have one too
+    assert list(QUIZZES) == list(range(len(QUIZZES)))  # numbered from 00 with no gap, as for_notebook says
     answers = []
     for number, questions in QUIZZES.items():
         assert 3 <= len(questions) <= 4, f"notebook {number} has {len(questions)} questions"
@@ -197,19 +211,22 @@ def test_every_bank_question_round_trips_through_the_widget():
 
 def test_import_attnlib_does_not_load_the_widget_libraries():
     code = (
-        "import sys, attnlib, attnlib.quiz_bank; "
+        "import sys, attnlib; "
         "assert 'ipywidgets' not in sys.modules and 'anywidget' not in sys.modules, 'widgets loaded'; "
-        "import attnlib; attnlib.quiz; assert 'anywidget' in sys.modules"
+        "attnlib.quiz; assert 'anywidget' in sys.modules"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
     assert attnlib.quiz.quiz is quiz
 
 
 def test_the_quiz_is_a_page_module_not_an_ipywidgets_stack():
-    source = Path(attnlib.quiz.__file__).read_text(encoding="utf-8")
-    assert "import ipywidgets" not in source and "RadioButtons" not in source
-    module = (Path(attnlib.__file__).parent / "labs" / "quiz.js").read_text(encoding="utf-8")
+    package = Path(attnlib.quiz.__file__).parent
+    for path in package.glob("*.py"):
+        source = path.read_text(encoding="utf-8")
+        assert "import ipywidgets" not in source and "RadioButtons" not in source
+    module = (package / "quiz.js").read_text(encoding="utf-8")
     assert 'type="radio"' in module and 'aria-live="polite"' in module and "keepKeysInLabs()" in module
+    assert '"../labs/kit.js"' in module and not (Path(attnlib.__file__).parent / "labs" / "quiz.js").exists()
 
 
 def test_review_quiz_from_the_bank_as_in_the_lecturers_guide():
@@ -220,6 +237,7 @@ def test_review_quiz_from_the_bank_as_in_the_lecturers_guide():
 
 # ---- the Chinese edition ------------------------------------------------------------------------
 LOCALE = Path(attnlib.__file__).with_name("locale") / "zh-Hans"
+PACKAGE = Path(attnlib.quiz.__file__).parent
 
 
 def bank_texts() -> set[str]:
@@ -232,20 +250,25 @@ def bank_texts() -> set[str]:
     return texts
 
 
-def test_every_bank_text_is_marked_for_translation():
-    assert bank_texts() == set(marked([Path(attnlib.quiz_bank.__file__)]))
+def test_the_bank_is_data_with_one_catalogue_per_language_holding_exactly_its_texts():
+    # bank.json is the English; attnlib/locale/<language>/quiz_bank.json, keyed by it, the translations.
+    for language in ("zh-Hans", "zh-Hant"):
+        folder = LOCALE.with_name(language)
+        assert not list(folder.glob("quiz_0*.json"))  # no longer split by notebook range
+        catalogue = json.loads((folder / "quiz_bank.json").read_text(encoding="utf-8"))
+        assert set(catalogue) == bank_texts(), f"{language}: stale or missing entries"
 
 
 def test_the_widgets_own_words_have_simplified_chinese_entries_with_the_same_placeholders():
     catalogue = json.loads((LOCALE / "quiz_widget.json").read_text(encoding="utf-8"))
-    words = set(marked([Path(attnlib.quiz.__file__)]))
-    assert words == {RIGHT, WRONG, *WORDS.values()} == set(catalogue)
+    words = set(marked(PACKAGE.glob("*.py")))
+    assert {RIGHT, WRONG, *WORDS.values()} <= words == set(catalogue)
     for english in words:
         assert placeholders(catalogue[english]) == placeholders(english) and catalogue[english] != english
 
 
 def test_every_bank_text_has_an_entry_in_some_simplified_chinese_catalogue():
-    # The questions are translated into quiz_*.json, keyed by their English text.
+    # The questions are translated into quiz_bank.json, keyed by their English text.
     catalogue = attnlib.i18n.catalogue("zh-Hans")
     missing = sorted(bank_texts() - set(catalogue))
     assert not missing, f"{len(missing)} of {len(bank_texts())} quiz texts have no zh-Hans entry, e.g. {missing[:3]}"
@@ -280,7 +303,7 @@ def test_the_spec_of_a_bank_quiz_is_in_the_language_current_when_it_was_made(lan
 
 def test_row_and_column_markup_becomes_the_plain_word(zh_hans):
     # The 简体 files write a matrix row as {行}; the learner reads 行 in 简体 and 列 in 繁體 (Taiwan usage).
-    raw = json.loads((LOCALE / "quiz_00_03.json").read_text(encoding="utf-8"))
+    raw = json.loads((LOCALE / "quiz_bank.json").read_text(encoding="utf-8"))
     english = next(en for en, zh in raw.items() if "{行}" in zh)
     assert "{行}" not in shown(english) and "行" in shown(english)
     attnlib.set_language("zh-Hant")

@@ -17,7 +17,7 @@ import pytest
 import attnlib
 from attnlib import data, gpt
 from attnlib.core.geometry import inside_convex_hull
-from attnlib.quiz_bank import QUIZZES
+from attnlib.quiz import QUIZZES
 
 NOT_COMPUTABLE = {(0, 1), (1, 3), (4, 0), (6, 2), (7, 2), (7, 3), (9, 1)}
 

@@ -37,7 +37,6 @@ from artifacts import file_digest
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = ROOT / ".cache" / "slides"
 CJK_FONT = ROOT / "attnlib" / "fonts" / "NotoSansSC-Subset.ttf"  # SIL OFL 1.1, OFL.txt beside it
-LABS = ROOT / "attnlib" / "labs"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 # A link to a notebook of this edition or, as the navigation cells write them, of another one
@@ -304,7 +303,7 @@ def default_notebooks() -> list[Path]:
     return found
 
 
-QUIZ = "quiz"  # attnlib.quiz.Quiz: a page module on the labs' kit (attnlib/labs/quiz.js), not a lab
+QUIZ = "quiz"  # attnlib.quiz.Quiz: a page module on the labs' kit (attnlib/quiz/quiz.js), not a lab
 
 
 def lab_state(model: Mapping[str, Any] | None) -> dict[str, Any] | None:
@@ -320,7 +319,10 @@ def quiz_state(model: Mapping[str, Any] | None) -> dict[str, Any] | None:
 
 
 def page_module_state(model: Mapping[str, Any] | None) -> dict[str, Any] | None:
-    """``{"spec", "values"}`` of a stored anywidget model drawn by ``attnlib/labs/<spec.name>.js``."""
+    """``{"spec", "values"}`` of a stored anywidget model drawn by one of attnlib's page modules
+    (``attnlib/labs/<spec.name>.js``, or the quiz's)."""
+    from attnlib.labs.base import module_path
+
     if not model:
         return None
     state = model.get("state", {})
@@ -330,7 +332,7 @@ def page_module_state(model: Mapping[str, Any] | None) -> dict[str, Any] | None:
     if not isinstance(spec, dict) or not isinstance(values, dict):
         return None
     name = spec.get("name")
-    if not isinstance(name, str) or not re.fullmatch(r"\w+", name) or not (LABS / f"{name}.js").exists():
+    if not isinstance(name, str) or not re.fullmatch(r"\w+", name) or not module_path(name).exists():
         return None
     return {"spec": spec, "values": values}
 

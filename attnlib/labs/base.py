@@ -41,7 +41,15 @@ from ..plot import CJK_FONT, colour_map, figure_png, number, text_colour
 
 HERE = Path(__file__).resolve().parent
 KIT = HERE / "kit.js"
-_IMPORT = re.compile(r"^import\s*\{[^}]*\}\s*from\s*\"\./kit\.js\";\s*$", re.MULTILINE)
+# A lab imports "./kit.js"; the quiz, a package of its own (attnlib/quiz/), imports "../labs/kit.js".
+_IMPORT = re.compile(r"^import\s*\{[^}]*\}\s*from\s*\"(?:\./|\.\./labs/)kit\.js\";\s*$", re.MULTILINE)
+
+
+def module_path(name: str) -> Path:
+    """The page module ``name``: a lab's ``attnlib/labs/<name>.js``, or else a package's own
+    ``attnlib/<name>/<name>.js`` (the quiz's ``attnlib/quiz/quiz.js``)."""
+    lab = HERE / f"{name}.js"
+    return lab if lab.exists() else HERE.parent / name / f"{name}.js"
 
 
 @cache
@@ -54,7 +62,7 @@ def bundle(name: str) -> str:
 
     Taught in: 01 §1
     """
-    source = (HERE / f"{name}.js").read_text(encoding="utf-8")
+    source = module_path(name).read_text(encoding="utf-8")
     if len(_IMPORT.findall(source)) != 1:
         raise RuntimeError(f"{name}.js must import from ./kit.js exactly once, on one line")
     kit = KIT.read_text(encoding="utf-8")

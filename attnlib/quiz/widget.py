@@ -1,28 +1,13 @@
-"""Check your understanding: multiple-choice questions with instant feedback, drawn in the page.
+"""The quiz widget: a question validated from plain data, its feedback, and the anywidget the page draws.
 
-    from attnlib.quiz import quiz
-    quiz(2)              # the questions for notebook 02, from attnlib.quiz_bank
-    quiz([{"prompt": "softmax([1, 2]) and softmax([11, 12]) are ...",
-           "options": ["equal", "different"],
-           "answer": 0,
-           "explain": ["Adding a constant to every score changes nothing.", "Try it: they are equal."]}])
-
-A question is plain data: ``prompt`` (text; `backticks` become code), ``options`` (at least two
-distinct texts), ``answer`` (the index of the right option) and ``explain``: either one explanation
-per option, shown as soon as that option is picked, or a single explanation of the right answer,
-shown once it is found (a wrong pick then just says so, and the learner tries again).
-
-The quiz is a page module like the labs (``attnlib/labs/quiz.js`` on the labs' ``kit.js``): Python
-puts every text the page can show into ``spec``, in the current language (the prompts, the lettered
-options, the feedback for every option as :func:`feedback` words it, and the score line for every
-count), and the page only shows them. The same module draws the quiz in JupyterLab, in RISE, on the
-static site and in the offline slides. The answers picked are the synced ``values["choices"]``: a click
-in the page reaches Python, and :meth:`Quiz.answer` moves the page.
+The page module is ``quiz.js`` beside this file, on the labs' ``kit.js`` (``attnlib.labs.base.bundle``
+joins the two). Python puts every text the page can show into ``spec``, in the current language (the
+prompts, the lettered options, the feedback for every option as :func:`feedback` words it, and the score
+line for every count), and the page only shows them. The answers picked are the synced
+``values["choices"]``: a click in the page reaches Python, and :meth:`Quiz.answer` moves the page.
 
 Every text is shown through ``tr`` (``attnlib.set_language``): the questions of the bank by their
 English text, and the widget's own words (:data:`WORDS`) likewise.
-
-Taught in: 00 §Check your understanding
 """
 
 from __future__ import annotations
@@ -36,11 +21,12 @@ from typing import Any
 import anywidget
 import traitlets
 
-from .i18n import N_, tr
-from .labs.base import bundle, fonts_for
-from .quiz_bank import for_notebook
+from ..i18n import N_, tr
+from ..labs.base import bundle, fonts_for
+from ..validation import check_index, check_keys, check_list
+from .bank import for_notebook
 
-__all__ = ["RIGHT", "WORDS", "WRONG", "Question", "Quiz", "feedback", "quiz", "shown"]
+__all__ = ["LETTERS", "RIGHT", "WORDS", "WRONG", "Question", "Quiz", "as_html", "feedback", "quiz", "shown"]
 
 RIGHT, WRONG = N_("✔ Right."), N_("✘ Not quite.")
 # The widget's own words (besides RIGHT and WRONG), shown through tr().
@@ -49,6 +35,17 @@ WORDS = {
     "numbered_title": N_("Check your understanding · {number:02d}"),
     "try_again": N_("“{option}” is not it: try another option."),
     "score": N_("{right} of {total} answered right"),
+}
+# What the checks of a question say is wanted (attnlib.validation words the rest of the message).
+_WANTED = {
+    "question": N_("question {number}"),
+    "one_text": N_("a non-empty text"),
+    "options": N_("a list of 2 to {most} different non-empty texts"),
+    "option_index": N_("an option index"),
+    "explain": N_("one non-empty text, or one per option ({n})"),
+    "questions": N_("a non-empty list of questions"),
+    "question_index": N_("a question index"),
+    "choices": N_("a list of one choice per question ({n})"),
 }
 LETTERS = "abcdefgh"
 _KEYS = {"prompt", "options", "answer", "explain"}
@@ -71,39 +68,17 @@ class Question:
         """Validate plain data (a dict with prompt, options, answer, explain) into a Question."""
         if isinstance(data, Question):
             return data
-        where = f"question {number}"
-        if not isinstance(data, Mapping):
-            raise TypeError(f"{where}: expected a dict with keys {sorted(_KEYS)}, got {type(data).__name__}")
-        unknown, missing = set(data) - _KEYS, _KEYS - set(data)
-        if unknown or missing:
-            raise ValueError(
-                f"{where}: expected keys {sorted(_KEYS)}; "
-                f"unknown {sorted(unknown)}, missing {sorted(missing)}"
-            )
-        prompt, options, answer, explain = (data[k] for k in ("prompt", "options", "answer", "explain"))
-        if not isinstance(prompt, str) or not prompt.strip():
-            raise ValueError(f"{where}: prompt must be a non-empty string")
-        if (
-            isinstance(options, str)
-            or not 2 <= len(options) <= len(LETTERS)
-            or not all(isinstance(o, str) for o in options)
-        ):
-            raise ValueError(
-                f"{where}: options must be a list of 2 to {len(LETTERS)} strings, got {options!r}"
-            )
-        if len(set(options)) != len(options):
-            raise ValueError(f"{where}: options must differ from each other, got {options!r}")
-        if isinstance(answer, bool) or not isinstance(answer, int) or not 0 <= answer < len(options):
-            raise ValueError(f"{where}: answer must be an option index 0..{len(options) - 1}, got {answer!r}")
-        explanations = (explain,) if isinstance(explain, str) else tuple(explain)
-        if len(explanations) not in (1, len(options)) or not all(
-            isinstance(e, str) and e.strip() for e in explanations
-        ):
-            raise ValueError(
-                f"{where}: explain must be one non-empty string or one per option ({len(options)}), "
-                f"got {len(explanations)}"
-            )
-        return cls(prompt, tuple(options), answer, explanations)
+        where = tr(_WANTED["question"]).format(number=number)
+        data = check_keys(data, where, _KEYS)
+        (prompt,) = check_list(data["prompt"], f"{where}: prompt", counts={1}, texts=True,
+                               expected=tr(_WANTED["one_text"]))
+        options = check_list(data["options"], f"{where}: options", counts=range(2, len(LETTERS) + 1),
+                             texts=True, distinct=True,
+                             expected=tr(_WANTED["options"]).format(most=len(LETTERS)))
+        answer = check_index(data["answer"], f"{where}: answer", len(options), what=_WANTED["option_index"])
+        explanations = check_list(data["explain"], f"{where}: explain", counts={1, len(options)}, texts=True,
+                                  expected=tr(_WANTED["explain"]).format(n=len(options)))
+        return cls(prompt, options, answer, explanations)
 
 
 def feedback(question: Question, choice: int) -> tuple[bool, str]:
@@ -153,10 +128,6 @@ def _lettered(options: Sequence[str]) -> list[str]:
     return [f"{letter}) {shown(text)}" for letter, text in zip(LETTERS, options, strict=False)]
 
 
-def _index(value: Any, n: int) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < n
-
-
 def as_html(text: str) -> str:
     """``text`` as the page shows it: escaped, with `code` marked up (the page sets it as HTML).
 
@@ -167,7 +138,7 @@ def as_html(text: str) -> str:
 
 class Quiz(anywidget.AnyWidget):
     """The questions one under another, each a group of lettered radio buttons with a feedback line,
-    and a score; drawn in the page by ``attnlib/labs/quiz.js``.
+    and a score; drawn in the page by ``quiz.js`` beside this module.
 
     Parameters
     ----------
@@ -193,8 +164,7 @@ class Quiz(anywidget.AnyWidget):
     values = traitlets.Dict().tag(sync=True)
 
     def __init__(self, questions: Sequence[Question | Mapping[str, Any]], title: str = "") -> None:
-        if isinstance(questions, (str, Mapping)) or not isinstance(questions, Sequence) or not questions:
-            raise ValueError("questions must be a non-empty list of questions")
+        check_list(questions, "questions", expected=tr(_WANTED["questions"]))
         self.questions = [Question.from_data(q, i) for i, q in enumerate(questions, start=1)]
         self.title = title or tr(WORDS["title"])
         spec = self._spec()
@@ -219,16 +189,18 @@ class Quiz(anywidget.AnyWidget):
     # The answers ----------------------------------------------------------------------------------
     @traitlets.validate("values")
     def _valid_values(self, proposal: Any) -> dict[str, Any]:
-        value = proposal["value"]
-        choices = value.get("choices") if isinstance(value, Mapping) else None
-        if not isinstance(choices, list) or len(choices) != len(self.questions):
-            raise traitlets.TraitError(
-                f"values must be {{'choices': [one per question ({len(self.questions)})]}}, got {value!r}")
-        for n, (q, c) in enumerate(zip(self.questions, choices, strict=True), start=1):
-            if c is not None and not _index(c, len(q.options)):
-                raise traitlets.TraitError(
-                    f"question {n}: choice must be None or 0..{len(q.options) - 1}, got {c!r}")
-        return {"choices": list(choices)}
+        # What the page sends (model.set("values", ...)): refused with the reason, as traitlets wants it.
+        total = len(self.questions)
+        try:
+            choices = check_list(check_keys(proposal["value"], "values", {"choices"})["choices"],
+                                 "values['choices']", counts={total},
+                                 expected=tr(_WANTED["choices"]).format(n=total))
+            return {"choices": [
+                check_index(c, f"{tr(_WANTED['question']).format(number=n)}: choice", len(q.options),
+                            what=_WANTED["option_index"], optional=True)
+                for n, (q, c) in enumerate(zip(self.questions, choices, strict=True), start=1)]}
+        except (TypeError, ValueError) as err:
+            raise traitlets.TraitError(str(err)) from err
 
     @property
     def choices(self) -> list[int | None]:
@@ -238,12 +210,9 @@ class Quiz(anywidget.AnyWidget):
     def answer(self, question: int, choice: int | None) -> tuple[bool, str] | None:
         """Pick option ``choice`` (an index; ``None`` clears) for question ``question`` (0-based), as a
         click does: the page follows. Returns the feedback now shown, or ``None`` when cleared."""
-        if not _index(question, len(self.questions)):
-            raise ValueError(
-                f"question must be a question index 0..{len(self.questions) - 1}, got {question!r}")
-        options = len(self.questions[question].options)
-        if choice is not None and not _index(choice, options):
-            raise ValueError(f"choice must be None or an option index 0..{options - 1}, got {choice!r}")
+        question = check_index(question, "question", len(self.questions), what=_WANTED["question_index"])
+        choice = check_index(choice, "choice", len(self.questions[question].options),
+                             what=_WANTED["option_index"], optional=True)
         choices = self.choices
         choices[question] = choice
         self.values = {"choices": choices}
@@ -295,7 +264,7 @@ def quiz(questions: int | Sequence[Question | Mapping[str, Any]], title: str = "
     Parameters
     ----------
     questions : int or list of Question or dict
-        A notebook number (its questions come from :mod:`attnlib.quiz_bank`), or the questions.
+        A notebook number (its questions come from the bank, :mod:`attnlib.quiz.bank`), or the questions.
     title : str
         The heading; for a notebook number, "Check your understanding · NN" when empty.
 

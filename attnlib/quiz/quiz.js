@@ -1,8 +1,8 @@
-// The "check your understanding" quiz (attnlib/quiz.py): each question a native group of lettered radio
+// The "check your understanding" quiz (attnlib.quiz): each question a native group of lettered radio
 // buttons, its feedback line, and the score. Every word comes from Python in `spec` (the feedback for
 // every option as attnlib.quiz.feedback words it, the score line for every count); the page only picks
 // which one to show. The answers are the model's `values.choices`, kept in step with Python both ways.
-import { escapeHtml, keepKeysInLabs, useFonts } from "./kit.js";
+import { escapeHtml, keepKeysInLabs, useFonts } from "../labs/kit.js";
 
 const QUIZ_STYLE = `
 .attn-quiz { color: #222; font-size: 15px; line-height: 1.4; max-width: 1100px; }
