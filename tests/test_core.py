@@ -418,7 +418,7 @@ def _public(module):
             yield f"{module.__name__}.{name}", obj
 
 
-MODULES = [attnlib.core, attnlib.multihead, attnlib.validation, attnlib.gpt, attnlib.text]
+MODULES = [attnlib.core, attnlib.validation, attnlib.gpt, attnlib.gpt.text]
 
 
 def test_docstrings_are_numpy_style_with_a_shapes_block():

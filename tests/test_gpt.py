@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from attnlib import gpt
 from attnlib.data import DATA_DIR
-from attnlib.text import CharTokenizer, load_poems
+from attnlib.gpt.text import CharTokenizer, load_poems
 
 CFG = gpt.GPTConfig(vocab_size=11, context=6, d_model=8, n_heads=2, n_layers=2, d_ff=5)
 PEEK = dataclasses.replace(CFG, causal=False)
@@ -251,7 +251,7 @@ def test_hidden_states_give_the_keys_the_cache_stores():
 
 def test_the_gpt_and_its_tokeniser_load_on_first_use_without_plotting():
     code = (
-        "import sys, attnlib; attnlib.gpt.GPTConfig(vocab_size=3); attnlib.text.CharTokenizer('ab'); "
+        "import sys, attnlib; attnlib.gpt.GPTConfig(vocab_size=3); attnlib.gpt.text.CharTokenizer('ab'); "
         "print(sorted(m for m in ('matplotlib', 'seaborn', 'ipywidgets') if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

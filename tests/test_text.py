@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import attnlib
 from attnlib.data import DATA_DIR
-from attnlib.text import POEM_END, CharTokenizer, load_poems
+from attnlib.gpt.text import POEM_END, CharTokenizer, load_poems
 
 VOCAB = list("。床前明月光，")
 

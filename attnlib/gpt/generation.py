@@ -6,9 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from ..core import attention, project, softmax
+from ..core import attention, merge_heads, project, softmax, split_heads
 from ..i18n import tr
-from ..multihead import merge_heads, split_heads
 from ..validation import check_generator, check_positive_int
 from .model import LAYER_PARAMS, GPTConfig, check_ids, check_params, run_layers
 

@@ -11,9 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from ..core import attention, causal_mask, project
+from ..core import attention, causal_mask, merge_heads, project, split_heads
 from ..i18n import N_, tr
-from ..multihead import merge_heads, split_heads
 from ..validation import check_generator, check_indices, check_positive_int
 
 __all__ = [

@@ -15,9 +15,9 @@ from typing import Any
 
 import numpy as np
 
-from .data import DATA_DIR
-from .i18n import N_, tr
-from .validation import check_indices
+from ..data import DATA_DIR
+from ..i18n import N_, tr
+from ..validation import check_indices
 
 __all__ = ["CharTokenizer", "POEM_END", "load_poems"]
 
