@@ -8,7 +8,7 @@ module           idea
 ===============  ==========================================================================
 formula          the formula: scores, weights, attention; the projections Q, K, V
 multihead        several heads: split, attend per head, merge
-distributions    softmax and its rows of weights: entropy, Jacobian, saturation
+distributions    softmax and its rows of weights: entropy, Jacobian, backward, saturation
 masks            which keys a query may see: causal, padding, the additive M
 vectors          comparing and normalising token vectors: cosine similarity, layer norm
 scaling          why √d_k: scores as growing sums, histograms on one scale
@@ -21,7 +21,7 @@ Every public name is also ``attnlib.core.<name>``; validation lives in ``attnlib
 
 from __future__ import annotations
 
-from .distributions import entropy, softmax, softmax_jacobian, softmax_saturation
+from .distributions import entropy, softmax, softmax_backward, softmax_jacobian, softmax_saturation
 from .formula import attention, attention_weights, init_projections, project, scores, self_attention
 from .geometry import convex_hull_2d, inside_convex_hull
 from .masks import additive_mask, causal_mask, padding_mask
@@ -46,6 +46,7 @@ __all__ = [
     # softmax and its weights
     "entropy",
     "softmax",
+    "softmax_backward",
     "softmax_jacobian",
     "softmax_saturation",
     # masks

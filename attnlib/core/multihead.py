@@ -92,7 +92,8 @@ def merge_heads(heads: Any) -> np.ndarray:
 
     Returns
     -------
-    ndarray
+    merged : ndarray
+        One row per token, the heads side by side.
 
     Raises
     ------
