@@ -340,6 +340,7 @@ LIST_PARAMS = {**P, "b_out": [0.0] * 11}
         (lambda: gpt.params_from_arrays({**P, "b_out": np.array(["a"] * 11)}, CFG), TypeError, r"arrays\['b_out'\] must be an array of real numbers of shape \(11,\)"),
         # the gradient check
         (lambda: gpt.numerical_gradient(P, CFG, [1], [2], "b_out", (11,)), ValueError, r"index must be a tuple of 1 whole numbers, one entry of b_out of shape \(11,\); got \(11,\)"),
+        (lambda: gpt.numerical_gradient(P, CFG, [1], [2], ["b_out"], (0,)), TypeError, r"params has no \['b_out'\]; its parameters are \["),
         (lambda: gpt.numerical_gradient(P, CFG, [1], [2], "b_out", 0), ValueError, r"index must be a tuple of 1 whole numbers.*; got 0$"),
         (lambda: gpt.numerical_gradient(P, CFG, [1], [2], "b_out", (0,), eps=0), ValueError, r"eps must be a finite number > 0; got 0"),
         (lambda: gpt.numerical_gradient(P, CFG, [1, 2], [2], "b_out", (0,)), ValueError, r"targets must have the shape of ids, \(2,\); got \(1,\)"),

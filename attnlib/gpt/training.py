@@ -56,8 +56,9 @@ def numerical_gradient(
     """
     check_params(params, config)
     if not isinstance(name, str) or name not in params:
-        raise ValueError(tr("params has no {name!r}; its parameters are "
-                            "{names}").format(name=name, names=sorted(params)))
+        raise (ValueError if isinstance(name, str) else TypeError)(
+            tr("params has no {name!r}; its parameters are {names}").format(name=name, names=sorted(params))
+        )
     shape = params[name].shape
     if not isinstance(index, tuple) or len(index) != len(shape) or not all(
         isinstance(i, (int, np.integer)) and not isinstance(i, bool) and 0 <= i < n
