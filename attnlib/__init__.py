@@ -43,6 +43,8 @@ from .core import (
     entropy,
     init_projections,
     layer_norm,
+    merge_heads,
+    multi_head_attention,
     nested_dot_products,
     padding_mask,
     project,
@@ -51,10 +53,10 @@ from .core import (
     softmax,
     softmax_jacobian,
     softmax_saturation,
+    split_heads,
     train_attention_pairs,
 )
 from .i18n import set_language
-from .multihead import merge_heads, multi_head_attention, split_heads
 
 __version__ = "0.1.0"
 
@@ -91,7 +93,7 @@ __all__ = [
     "set_language",
 ]
 
-_LAZY_SUBMODULES = {"data", "exercises", "gpt", "labs", "plot", "quiz", "text"}
+_LAZY_SUBMODULES = {"data", "exercises", "gpt", "labs", "plot", "quiz"}
 
 
 def __getattr__(name: str) -> Any:

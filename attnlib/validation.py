@@ -324,7 +324,10 @@ def check_indices(
 
     Taught in: 09 §1
     """
-    arr = np.asarray(values)
+    try:
+        arr = np.asarray(values)
+    except ValueError:  # a ragged nested list: refused below as objects, not whole numbers
+        arr = np.asarray(values, dtype=object)
     if arr.size == 0 and arr.dtype.kind == "f":  # [] is float64 to numpy; as indices it holds no number
         arr = arr.astype(np.int64)
     if arr.dtype.kind not in "iu":

@@ -36,10 +36,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests" / "browser")]
 import helpers  # noqa: E402  (the browser flags shared with the tests)
 
+from attnlib.gpt.text import load_poems  # noqa: E402
 from attnlib.labs import make_live_gpt_lab, mount_html  # noqa: E402
 from attnlib.labs.base import bundle  # noqa: E402
 from attnlib.plot.style import CJK_FONT  # noqa: E402
-from attnlib.text import load_poems  # noqa: E402
 
 STEP_MS, READY_S, WEIGHT_MB = 16.0, 1.5, 1.0
 SELECTOR = '.attn-lab[data-lab="live_gpt"]'

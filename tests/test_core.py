@@ -173,6 +173,29 @@ def test_entropy_and_jacobian_by_hand():
     np.testing.assert_array_equal(attnlib.softmax_jacobian([0.0, 1.0]), np.zeros((2, 2)))
 
 
+
+def test_softmax_backward_is_the_jacobian_applied_to_the_gradient(rng):
+    """Jᵀg without building J: p = [1/2, 1/2], g = [1, 0] gives [1/4, −1/4]; masked weights pass nothing."""
+    np.testing.assert_allclose(attnlib.core.softmax_backward([0.5, 0.5], [1.0, 0.0]), [0.25, -0.25])
+    p, g = softmax(rng.normal(size=(3, 4, 5))), rng.normal(size=(3, 4, 5))
+    full = (np.swapaxes(attnlib.softmax_jacobian(p), -1, -2) @ g[..., None])[..., 0]
+    np.testing.assert_allclose(attnlib.core.softmax_backward(p, g), full, rtol=0, atol=1e-14)
+    assert attnlib.core.softmax_backward([0.0, 1.0], [5.0, -2.0]).tolist() == [0.0, 0.0]
+
+
+@pytest.mark.parametrize(
+    ("weights", "grad", "error", "match"),
+    [
+        ([0.5, 0.5], [1.0], ValueError, r"grad must have the shape of weights, \(2,\): one entry per weight; got \(1,\)"),
+        (0.5, 1.0, ValueError, r"weights must have shape \(\.\.\., n\)"),
+        ([0.5, 0.5], ["a", "b"], TypeError, r"grad must be an array of real numbers"),
+        ([0.5, np.nan], [1.0, 0.0], ValueError, r"weights contains NaN"),
+    ],
+)
+def test_softmax_backward_refuses_bad_input(weights, grad, error, match):
+    with pytest.raises(error, match=match):
+        attnlib.core.softmax_backward(weights, grad)
+
 # ---- training W_q and W_k, the √d_k experiment, softmax saturation, layer norm ------------------
 
 
@@ -418,7 +441,7 @@ def _public(module):
             yield f"{module.__name__}.{name}", obj
 
 
-MODULES = [attnlib.core, attnlib.multihead, attnlib.validation, attnlib.gpt, attnlib.text]
+MODULES = [attnlib.core, attnlib.validation, attnlib.gpt, attnlib.gpt.text]
 
 
 def test_docstrings_are_numpy_style_with_a_shapes_block():

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from attnlib import gpt
 from attnlib.data import DATA_DIR
-from attnlib.text import CharTokenizer, load_poems
+from attnlib.gpt.text import CharTokenizer, load_poems
 
 CFG = gpt.GPTConfig(vocab_size=11, context=6, d_model=8, n_heads=2, n_layers=2, d_ff=5)
 PEEK = dataclasses.replace(CFG, causal=False)
@@ -144,7 +144,8 @@ def test_training_lowers_the_loss_on_a_repeating_text(rng):
 @pytest.mark.parametrize(
     ("prompt", "n_new", "temperature", "match"),
     [
-        ([], 2, 1.0, r"at least one token"),
+        ([], 2, 1.0, r"prompt must hold at least one entry, shape \(n,\); got shape \(0,\)"),
+        ([[1, 2]], 1, 1.0, r"prompt must have shape \(n,\); got shape \(1, 2\)"),  # 2-D: not "empty"
         ([1, 2, 3, 4, 5], 2, 1.0, r"5 tokens plus n_new=2 .* makes 7, more than the context T_max=6"),
         ([1] * 7, 1, 1.0, r"prompt has T=7 tokens, longer than the context T_max=6"),
         ([1], 1, 0.0, r"temperature must be > 0 .* got 0.0"),
@@ -251,7 +252,7 @@ def test_hidden_states_give_the_keys_the_cache_stores():
 
 def test_the_gpt_and_its_tokeniser_load_on_first_use_without_plotting():
     code = (
-        "import sys, attnlib; attnlib.gpt.GPTConfig(vocab_size=3); attnlib.text.CharTokenizer('ab'); "
+        "import sys, attnlib; attnlib.gpt.GPTConfig(vocab_size=3); attnlib.gpt.text.CharTokenizer('ab'); "
         "print(sorted(m for m in ('matplotlib', 'seaborn', 'ipywidgets') if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -277,7 +278,7 @@ def _reshaped(name):
         (lambda: dataclasses.replace(CFG, causal=1), TypeError, r"causal must be True or False; got 1"),
         (lambda: dataclasses.replace(CFG, d_ff=0), ValueError, r"d_ff must be >= 1; got 0"),
         (lambda: gpt.forward(random_params(CFG), "CFG", [1]), TypeError, r"config must be a GPTConfig; got str"),
-        (lambda: gpt.forward([1], CFG, [1]), TypeError, r"params must be a dict of arrays"),
+        (lambda: gpt.forward([1], CFG, [1]), TypeError, r"params must be a dict \{name: array\} \(see init_params\); got list"),
         (lambda: gpt.forward(_without("l1.W_k"), CFG, [1]), ValueError, r"params has no 'l1.W_k'; expected shape \(8, 8\)"),
         (lambda: gpt.forward(_reshaped("b_out"), CFG, [1]), ValueError, r"params\['b_out'\] must have shape \(11,\) for this config; got \(10,\)"),
         (lambda: gpt.forward(random_params(CFG), CFG, [0.5]), TypeError, r"ids must be whole numbers \(token ids\) of shape \(\.\.\., T\)"),
@@ -292,12 +293,102 @@ def _reshaped(name):
         (lambda: gpt.sequence_loss(random_params(CFG), CFG, np.arange(6) % 11), ValueError, r"ids has 6 tokens; at least T_max\+1 = 7 are needed"),
         (lambda: gpt.sequence_loss(random_params(CFG), CFG, np.full(20, 11)), ValueError, r"every entry of ids must be between 0 and V-1=10; got 11"),
         (lambda: gpt.prefix_loss(random_params(CFG), CFG, np.zeros((2, 7), dtype=int)), ValueError, r"ids must have shape \(N,\); got shape \(2, 7\)"),
-        (lambda: gpt.train(random_params(CFG), CFG, [1, 2], steps=1, rng=np.random.default_rng(0)), ValueError, r"ids must be a sequence \(N,\) of at least T_max\+1 = 7 tokens; got shape \(2,\)"),
+        (lambda: gpt.train(random_params(CFG), CFG, [1, 2], steps=1, rng=np.random.default_rng(0)), ValueError, r"ids has 2 tokens; at least T_max\+1 = 7 are needed"),
         (lambda: gpt.generate(random_params(CFG), CFG, [1], 1, temperature="hot", rng=np.random.default_rng(0)), TypeError, r"temperature must be a number > 0; got 'hot'"),
         (lambda: gpt.generate(random_params(CFG), CFG, [1], 0, rng=np.random.default_rng(0)), ValueError, r"n_new must be >= 1; got 0"),
-        (lambda: gpt.generate(random_params(CFG), CFG, [[1]], 1, rng=np.random.default_rng(0)), ValueError, r"the prompt must hold at least one token, shape \(n,\)"),
+        (lambda: gpt.generate(random_params(CFG), CFG, [[1]], 1, rng=np.random.default_rng(0)), ValueError, r"prompt must have shape \(n,\); got shape \(1, 1\)"),
     ],
 )
 def test_bad_model_input_names_the_argument(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+# ---- what a new user tries: each bad argument of each public function, refused by name --------------
+P = random_params(CFG)
+LONG = np.arange(40) % 11
+RNG = np.random.default_rng  # a fresh generator per call, so the table's order does not matter
+NAN_PARAMS = {**P, "b_out": np.full(11, np.nan)}
+LIST_PARAMS = {**P, "b_out": [0.0] * 11}
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "match"),
+    [
+        # parameters and ids
+        (lambda: gpt.forward(NAN_PARAMS, CFG, [1]), ValueError, r"params\['b_out'\] contains NaN"),
+        (lambda: gpt.forward(LIST_PARAMS, CFG, [1]), TypeError, r"params\['b_out'\] must be a numpy array of shape \(11,\); got list"),
+        (lambda: gpt.forward(P, CFG, [[1, 2], [3]]), TypeError, r"ids must be whole numbers \(token ids\) .* got dtype object"),
+        (lambda: gpt.hidden_states(P, CFG, [-1]), ValueError, r"every entry of ids must be between 0 and V-1=10; got -1"),
+        (lambda: gpt.token_losses(P, CFG, [1]), ValueError, r"ids must hold at least 2 tokens"),
+        (lambda: gpt.token_losses(P, CFG, 3), ValueError, r"ids must have shape \(\.\.\., T \+ 1\); got shape \(\)"),
+        (lambda: gpt.token_losses(P, CFG, [1, 11]), ValueError, r"every entry of ids must be between 0 and V-1=10; got 11"),
+        # the loss: targets outside the vocabulary no longer reach numpy's IndexError
+        (lambda: gpt.cross_entropy(np.zeros((2, 4)), [4, 1]), ValueError, r"every entry of targets must be between 0 and V-1=3; got 4"),
+        (lambda: gpt.cross_entropy(np.zeros((2, 4)), [-1, 1]), ValueError, r"every entry of targets must be between 0 and V-1=3; got -1"),
+        (lambda: gpt.cross_entropy(np.zeros((2, 4)), [0.5, 1]), TypeError, r"targets must be whole numbers \(token ids\)"),
+        (lambda: gpt.cross_entropy(np.zeros((2, 4)), [[1, 2]]), ValueError, r"targets must have shape \(\.\.\.\); got shape \(1, 2\)"),
+        (lambda: gpt.cross_entropy("logits", [1]), TypeError, r"logits must be an array of real numbers of shape \(\.\.\., V\)"),
+        (lambda: gpt.cross_entropy(3.0, 0), ValueError, r"logits must have shape \(\.\.\., V\): at least 1 axes"),
+        (lambda: gpt.cross_entropy(np.zeros((0, 4)), np.zeros(0, int)), ValueError, r"logits must hold at least one row of V >= 1 logits"),
+        (lambda: gpt.cross_entropy([[0.0, np.nan]], [0]), ValueError, r"logits contains NaN"),
+        # the config and the arrays of a saved model
+        (lambda: gpt.config_from_arrays([1]), TypeError, r"arrays must be a dict"),
+        (lambda: gpt.config_from_arrays({}), ValueError, r"arrays has no 'config.vocab_size'"),
+        (lambda: gpt.config_from_arrays({**CFG.to_arrays(), "config.d_model": np.zeros(2)}), ValueError, r"arrays\['config.d_model'\] must be a 0-d whole number .* shape \(2,\)"),
+        (lambda: gpt.params_from_arrays(None, CFG), TypeError, r"arrays must be a dict \{name: array\} \(a loaded .npz\); got NoneType"),
+        (lambda: gpt.params_from_arrays({**P, "b_out": np.array(["a"] * 11)}, CFG), TypeError, r"arrays\['b_out'\] must be an array of real numbers of shape \(11,\)"),
+        # the gradient check
+        (lambda: gpt.numerical_gradient(P, CFG, [1], [2], "b_out", (11,)), ValueError, r"index must be a tuple of 1 whole numbers, one entry of b_out of shape \(11,\); got \(11,\)"),
+        (lambda: gpt.numerical_gradient(P, CFG, [1], [2], ["b_out"], (0,)), TypeError, r"params has no \['b_out'\]; its parameters are \["),
+        (lambda: gpt.numerical_gradient(P, CFG, [1], [2], "b_out", 0), ValueError, r"index must be a tuple of 1 whole numbers.*; got 0$"),
+        (lambda: gpt.numerical_gradient(P, CFG, [1], [2], "b_out", (0,), eps=0), ValueError, r"eps must be a finite number > 0; got 0"),
+        (lambda: gpt.numerical_gradient(P, CFG, [1, 2], [2], "b_out", (0,)), ValueError, r"targets must have the shape of ids, \(2,\); got \(1,\)"),
+        # losses over a long text: a batch below one
+        (lambda: gpt.sequence_loss(P, CFG, LONG, batch=0), ValueError, r"batch must be >= 1; got 0"),
+        (lambda: gpt.sequence_loss(P, CFG, LONG, batch=-3), ValueError, r"batch must be >= 1; got -3"),
+        (lambda: gpt.sequence_loss(P, CFG, LONG, batch=2.0), TypeError, r"batch must be a whole number >= 1"),
+        (lambda: gpt.prefix_token_losses(P, CFG, [[1, 2], [3]]), TypeError, r"ids must be whole numbers \(token ids\) of shape \(N,\)"),
+        # Adam
+        (lambda: gpt.adam_init([1]), TypeError, r"params must be a dict \{name: array\}; got list"),
+        (lambda: gpt.adam_update(P, P, gpt.adam_init(P), lr=0), ValueError, r"lr must be a finite number > 0; got 0"),
+        (lambda: gpt.adam_update(P, P, gpt.adam_init(P), lr="fast"), TypeError, r"lr must be a number > 0; got 'fast' \(str\)"),
+        (lambda: gpt.adam_update(P, P, gpt.adam_init(P), 1e-3, betas=(1.0, 0.9)), ValueError, r"betas\[0\] must be a finite number >= 0 and < 1; got 1.0"),
+        (lambda: gpt.adam_update(P, P, gpt.adam_init(P), 1e-3, betas=(0.9,)), ValueError, r"betas must be two numbers"),
+        (lambda: gpt.adam_update(P, P, gpt.adam_init(P), 1e-3, eps=-1.0), ValueError, r"eps must be a finite number > 0; got -1.0"),
+        (lambda: gpt.adam_update(P, P, {"step": 0}, 1e-3), ValueError, r"state must be the dict adam_init made"),
+        (lambda: gpt.adam_update(P, {"b_out": np.zeros(3)}, gpt.adam_init(P), 1e-3), ValueError, r"grads\['b_out'\] has shape \(3,\), but params has no entry 'b_out' of that shape"),
+        (lambda: gpt.adam_update(P, {"W_x": np.zeros(3)}, gpt.adam_init(P), 1e-3), ValueError, r"grads\['W_x'\] has shape \(3,\), but params has no entry"),
+        # training: a batch below one, a clip below zero, ids outside the vocabulary
+        (lambda: gpt.train(P, CFG, LONG, steps=1, batch_size=0, rng=RNG(0)), ValueError, r"batch_size must be >= 1; got 0"),
+        (lambda: gpt.train(P, CFG, LONG, steps=1, clip=-1.0, rng=RNG(0)), ValueError, r"clip must be a finite number > 0; got -1.0"),
+        (lambda: gpt.train(P, CFG, LONG, steps=1, clip=0, rng=RNG(0)), ValueError, r"clip must be a finite number > 0; got 0"),
+        (lambda: gpt.train(P, CFG, LONG, steps=1, lr=-1e-3, rng=RNG(0)), ValueError, r"lr must be a finite number > 0; got -0.001"),
+        (lambda: gpt.train(P, CFG, np.full(20, 11), steps=1, rng=RNG(0)), ValueError, r"every entry of ids must be between 0 and V-1=10; got 11"),
+        (lambda: gpt.train(P, CFG, np.zeros((3, 7), int), steps=1, rng=RNG(0)), ValueError, r"ids must have shape \(N,\); got shape \(3, 7\)"),
+        (lambda: gpt.train(NAN_PARAMS, CFG, LONG, steps=1, rng=RNG(0)), ValueError, r"params\['b_out'\] contains NaN"),
+        # generation
+        (lambda: gpt.generate(P, CFG, [1], 1, rng=RNG(0), use_cache=1), TypeError, r"use_cache must be True or False; got 1"),
+        (lambda: gpt.generate(P, CFG, [1], 1, temperature=np.nan, rng=RNG(0)), ValueError, r"temperature must be > 0"),
+        (lambda: gpt.generate(P, CFG, [1], 1.5, rng=RNG(0)), TypeError, r"n_new must be a whole number >= 1"),
+        (lambda: gpt.generate(P, CFG, "ab", 1, rng=RNG(0)), TypeError, r"prompt must be whole numbers \(token ids\) of shape \(n,\)"),
+    ],
+)
+def test_every_public_function_refuses_a_bad_argument_by_name(call, error, match):
+    with pytest.raises(error, match=match):
+        call()
+
+
+def test_one_layer_function_serves_training_and_the_kv_cache():
+    """The cached step is the layer run on one new row: its stream equals the full pass at that row."""
+    params = random_params(CFG)
+    ids = np.array([3, 1, 4, 1, 5])
+    states = gpt.hidden_states(params, CFG, ids)  # (n_layers + 1, T, d_model)
+    kv = [{"K": np.zeros((CFG.context, CFG.d_model)), "V": np.zeros((CFG.context, CFG.d_model))} for _ in range(2)]
+    for pos, token in enumerate(ids):
+        x = (params["tok_emb"][token] + params["pos_emb"][pos])[None, :]
+        for i in range(CFG.n_layers):
+            x, cache = gpt.model.layer(gpt.config.layer_params(params, i), x, CFG.n_heads, kv=kv[i], pos=pos)
+            assert cache["weights"].shape == (CFG.n_heads, 1, pos + 1)
+            np.testing.assert_allclose(x[0], states[i + 1, pos], rtol=0, atol=1e-12)
+    assert gpt.config.param_name(1, "W_q") == "l1.W_q" and set(gpt.config.layer_params(params, 0)) == set(gpt.config.LAYER_PARAMS)

@@ -55,7 +55,7 @@ def build(name: str) -> labs.Lab:
         X, tokens = _green_grass()
         return labs.make_mask_lab(X, tokens, mask="both", lengths=[8, 5])
     from attnlib import gpt
-    from attnlib.text import load_poems
+    from attnlib.gpt.text import load_poems
 
     arrays = data.load("tiny_gpt_tang")
     config = gpt.config_from_arrays(arrays)

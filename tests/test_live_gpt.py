@@ -13,8 +13,8 @@ import pytest
 
 import attnlib
 from attnlib import gpt, labs
+from attnlib.gpt.text import load_poems
 from attnlib.labs import live_gpt
-from attnlib.text import load_poems
 
 
 @pytest.fixture(autouse=True)
@@ -181,7 +181,7 @@ def test_traditional_openings_are_read_and_the_output_shown_in_traditional(tok):
 
 def test_the_lab_refuses_another_vocabulary():
     with pytest.raises(ValueError, match="tokenizer must be the Tang poems' CharTokenizer"):
-        labs.make_live_gpt_lab(attnlib.text.CharTokenizer(list("abc")))
+        labs.make_live_gpt_lab(attnlib.gpt.text.CharTokenizer(list("abc")))
 
 
 @pytest.mark.parametrize("language", ["en", "zh-Hans", "zh-Hant"])

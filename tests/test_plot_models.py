@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from attnlib import gpt, plot
-from attnlib.text import CharTokenizer
+from attnlib.gpt.text import CharTokenizer
 
 
 @pytest.fixture(autouse=True)

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import attnlib
 from attnlib.data import DATA_DIR
-from attnlib.text import POEM_END, CharTokenizer, load_poems
+from attnlib.gpt.text import POEM_END, CharTokenizer, load_poems
 
 VOCAB = list("。床前明月光，")
 
@@ -107,7 +107,18 @@ def test_load_poems_refuses_a_split_that_holds_everything_out():
         (lambda: CharTokenizer(VOCAB).encode(3), TypeError, r"text must be a string; got int"),
         (lambda: CharTokenizer(VOCAB).decode([0.5]), TypeError, r"ids must be whole numbers \(token ids\) of shape \(n,\)"),
         (lambda: CharTokenizer(VOCAB).decode([[0]]), ValueError, r"ids must have shape \(n,\); got shape \(1, 1\)"),
-        (lambda: load_poems(heldout_every=2.5), ValueError, r"heldout_every must be a whole number >= 2; got 2.5"),
+        (lambda: load_poems(heldout_every=2.5), TypeError, r"heldout_every must be a whole number >= 2; got 2.5"),
+        (lambda: load_poems(heldout_every=True), TypeError, r"heldout_every must be a whole number >= 2; got True"),
+        (lambda: CharTokenizer(None), TypeError, r"vocab must be a sequence of characters, e\.g\. list\('abc'\); got NoneType"),
+        (lambda: CharTokenizer(7), TypeError, r"vocab must be a sequence of characters.*; got int"),
+        (lambda: CharTokenizer(["月", 1]), TypeError, r"every entry of vocab must be a single character; got 1"),
+        (lambda: CharTokenizer.from_text(3), TypeError, r"text must be a string; got int"),
+        (lambda: CharTokenizer(VOCAB).decode("月"), TypeError, r"ids must be whole numbers \(token ids\) of shape \(n,\); got dtype <U1"),
+        (lambda: CharTokenizer(VOCAB).decode([[0, 1], [2]]), TypeError, r"ids must be whole numbers \(token ids\) .* got dtype object"),
+        (lambda: CharTokenizer(VOCAB).decode([-1]), ValueError, r"every entry of ids must be between 0 and V-1=6; got -1"),
+        (lambda: load_poems(path=3), TypeError, r"path must be a path to a corpus like data/tang_poems\.json; got int"),
+        (lambda: load_poems(path=DATA_DIR / "no_such_file.json"), ValueError, r"no_such_file\.json is not a corpus like data/tang_poems\.json"),
+        (lambda: load_poems(path=DATA_DIR / "green_grass.json"), ValueError, r"green_grass\.json is not a corpus like data/tang_poems\.json: a JSON file with 'columns'"),
     ],
 )
 def test_more_bad_input_is_refused_by_name(call, error, match):

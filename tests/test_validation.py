@@ -220,7 +220,7 @@ def test_the_attention_inputs_come_back_without_copies():
 # ---- the messages in Chinese -----------------------------------------------------------------------
 ROOT = Path(attnlib.__file__).parent
 MODULES = sorted(
-    [ROOT / "validation.py", ROOT / "multihead.py", ROOT / "text.py", *(ROOT / "core").glob("*.py"),
+    [ROOT / "validation.py", *(ROOT / "core").glob("*.py"),
      *(ROOT / "gpt").glob("*.py")]
 )
 CATALOGUE = json.loads((ROOT / "locale" / "zh-Hans" / "errors.json").read_text(encoding="utf-8"))
@@ -258,4 +258,4 @@ def test_a_learner_reading_chinese_gets_chinese_messages_with_the_same_numbers(z
     with pytest.raises(TypeError, match=r"Q 应当是形状为 \(\.\.\., T_q, d_k\) 的实数数组；收到的是布尔值"):
         attention(Q.astype(bool), K, V)
     with pytest.raises(ValueError, match=r"every|vocab（词表）"):
-        attnlib.text.CharTokenizer([])
+        attnlib.gpt.text.CharTokenizer([])

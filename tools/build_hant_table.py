@@ -36,7 +36,7 @@ def build() -> dict:
     import opencc
 
     sys.path.insert(0, str(ROOT))
-    from attnlib.text import load_poems
+    from attnlib.gpt.text import load_poems
 
     vocab = load_poems().tokenizer.vocab
     known = set(vocab)

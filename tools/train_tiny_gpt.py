@@ -33,7 +33,7 @@ import numpy as np
 from artifacts import write_npz
 
 from attnlib import gpt
-from attnlib.text import load_poems
+from attnlib.gpt.text import load_poems
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUTS = {True: ROOT / "data" / "tiny_gpt_tang.npz", False: ROOT / "data" / "tiny_gpt_tang_peeking.npz"}

@@ -7,7 +7,8 @@ Names follow the formula; shapes are written in its symbols, with ``...`` for le
 module           idea
 ===============  ==========================================================================
 formula          the formula: scores, weights, attention; the projections Q, K, V
-distributions    softmax and its rows of weights: entropy, Jacobian, saturation
+multihead        several heads: split, attend per head, merge
+distributions    softmax and its rows of weights: entropy, Jacobian, backward, saturation
 masks            which keys a query may see: causal, padding, the additive M
 vectors          comparing and normalising token vectors: cosine similarity, layer norm
 scaling          why √d_k: scores as growing sums, histograms on one scale
@@ -20,10 +21,11 @@ Every public name is also ``attnlib.core.<name>``; validation lives in ``attnlib
 
 from __future__ import annotations
 
-from .distributions import entropy, softmax, softmax_jacobian, softmax_saturation
+from .distributions import entropy, softmax, softmax_backward, softmax_jacobian, softmax_saturation
 from .formula import attention, attention_weights, init_projections, project, scores, self_attention
 from .geometry import convex_hull_2d, inside_convex_hull
 from .masks import additive_mask, causal_mask, padding_mask
+from .multihead import merge_heads, multi_head_attention, split_heads
 from .scaling import histogram_heights, nested_dot_products, score_bins
 from .training import attention_pair_loss, train_attention_pairs
 from .vectors import cosine_similarity, layer_norm
@@ -37,9 +39,14 @@ __all__ = [
     # queries, keys and values
     "init_projections",
     "project",
+    # several heads
+    "merge_heads",
+    "multi_head_attention",
+    "split_heads",
     # softmax and its weights
     "entropy",
     "softmax",
+    "softmax_backward",
     "softmax_jacobian",
     "softmax_saturation",
     # masks

@@ -1,7 +1,8 @@
 """Softmax and what it makes: rows of weights that are probability distributions.
 
 ``softmax`` turns scores into weights; ``entropy`` measures how spread a row is; ``softmax_jacobian``
-and ``softmax_saturation`` show why a peaked softmax passes back no gradient (notebook 05).
+and ``softmax_saturation`` show why a peaked softmax passes back no gradient (notebook 05);
+``softmax_backward`` carries a gradient back through softmax, the step every attention backward takes.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import numpy as np
 from ..i18n import tr
 from ..validation import as_float_array, check_finite, check_min_ndim, first_index
 
-__all__ = ["entropy", "softmax", "softmax_jacobian", "softmax_saturation"]
+__all__ = ["entropy", "softmax", "softmax_backward", "softmax_jacobian", "softmax_saturation"]
 
 
 def softmax(x: Any, axis: int = -1) -> np.ndarray:
@@ -144,6 +145,50 @@ def softmax_jacobian(weights: Any) -> np.ndarray:
     check_finite(p, "weights")
     eye = np.eye(p.shape[-1], dtype=p.dtype)
     return p[..., :, None] * eye - p[..., :, None] * p[..., None, :]
+
+
+def softmax_backward(weights: Any, grad: Any) -> np.ndarray:
+    """Carry a gradient back through softmax: ``∂L/∂s = p ⊙ (g − (p·g)·1)``, row by row.
+
+    With ``p = softmax(s)`` and ``g = ∂L/∂p``, this is ``Jᵀ·g`` for the Jacobian ``J = diag(p) − p·pᵀ``
+    of :func:`softmax_jacobian`, without building J. Masked entries (p = 0) pass no gradient.
+
+    Parameters
+    ----------
+    weights : array_like
+        p = softmax(s), one distribution per row.
+    grad : array_like
+        g, the gradient of the loss with respect to the weights, of the same shape.
+
+    Returns
+    -------
+    ndarray
+        The gradient of the loss with respect to the scores s.
+
+    Raises
+    ------
+    TypeError
+        Non-numeric input.
+    ValueError
+        No axis, shapes that differ, NaN or infinity.
+
+    Shapes:
+        weights (..., n), grad (..., n) -> (..., n)
+
+    Taught in: 05 §4, 09 §3
+    """
+    p = as_float_array(weights, "weights", expected="(..., n)")
+    g = as_float_array(grad, "grad", expected="(..., n)")
+    check_min_ndim(p, "weights", expected="(..., n)", min_ndim=1)
+    if g.shape != p.shape:
+        raise ValueError(
+            tr("grad must have the shape of weights, {want}: one entry per weight; got {shape}").format(
+                want=p.shape, shape=g.shape
+            )
+        )
+    check_finite(p, "weights")
+    check_finite(g, "grad")
+    return p * (g - np.sum(p * g, axis=-1, keepdims=True))
 
 
 def softmax_saturation(scores: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -28,6 +28,7 @@ def causal_mask(T: Any) -> np.ndarray:
     Returns
     -------
     keep : ndarray of bool
+        ``keep[i, j]`` is True when query i may see key j, i.e. ``j <= i``.
 
     Raises
     ------
@@ -61,6 +62,7 @@ def padding_mask(lengths: Any, T: Any) -> np.ndarray:
     Returns
     -------
     keep : ndarray of bool
+        ``keep[b, 0, j]`` is True when key j of sentence b is a real token.
 
     Raises
     ------

@@ -32,7 +32,8 @@ def nested_dot_products(a: Any, b: Any, widths: Any) -> np.ndarray:
 
     Returns
     -------
-    ndarray
+    dots : ndarray
+        One dot product per width, on the last axis.
 
     Raises
     ------

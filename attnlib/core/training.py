@@ -12,7 +12,7 @@ import numpy as np
 
 from ..i18n import N_, tr
 from ..validation import as_float_array, check_indices, check_positive_int
-from .distributions import softmax
+from .distributions import softmax, softmax_backward
 from .formula import project
 
 __all__ = ["attention_pair_loss", "train_attention_pairs"]
@@ -101,7 +101,7 @@ def attention_pair_loss(
         value = float(np.sum(diff**2) / N)
         g = np.zeros_like(A)
         np.add.at(g, q_idx, 2.0 * diff @ X.T / N)  # ∂loss/∂A = ∂loss/∂O · Vᵀ
-        G = A * (g - np.sum(A * g, axis=-1, keepdims=True))  # through the softmax Jacobian, row by row
+        G = softmax_backward(A, g)  # through the softmax Jacobian, row by row
     return value, X.T @ (c * G @ K), X.T @ (c * G.T @ Q)
 
 

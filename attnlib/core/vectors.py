@@ -83,7 +83,8 @@ def layer_norm(X: Any, eps: float = 1e-5) -> np.ndarray:
 
     Returns
     -------
-    ndarray
+    normed : ndarray
+        Every row with mean 0 and variance about 1.
 
     Raises
     ------

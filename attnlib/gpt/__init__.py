@@ -26,17 +26,18 @@ Parameters live in a plain dict of float64 arrays (names below), so they save to
     l{i}.W_2, b_2   (d_ff, d_model)     MLP, second layer
     ==============  ==================  ============================================
 
-Modules: ``model`` (the config, the parameters, the forward pass, the loss and its gradients),
-``training`` (the gradient check, windows of text, Adam, the two losses of notebook 09) and
-``generation`` (sampling, the KV cache, the lab's data). numpy only, like ``core``.
+Modules: ``text`` (the character tokeniser and the corpus of Tang poems), ``config`` (the sizes,
+the names and shapes of the parameters, the checks that parameters and ids fit), ``model`` (the
+parameters, one layer, the forward pass, the loss and its gradients), ``training`` (the gradient
+check, windows of text, Adam, the two losses of notebook 09) and ``generation`` (sampling, the KV
+cache, the lab's data). numpy only, like ``core``.
 """
 
 from __future__ import annotations
 
+from .config import GPTConfig, config_from_arrays
 from .generation import generate, generation_lab_data
 from .model import (
-    GPTConfig,
-    config_from_arrays,
     cross_entropy,
     forward,
     hidden_states,
@@ -45,6 +46,7 @@ from .model import (
     params_from_arrays,
     token_losses,
 )
+from .text import POEM_END, CharTokenizer, load_poems
 from .training import (
     adam_init,
     adam_update,
@@ -56,6 +58,10 @@ from .training import (
 )
 
 __all__ = [
+    # the tokeniser and the corpus
+    "POEM_END",
+    "CharTokenizer",
+    "load_poems",
     # the model and its parameters
     "GPTConfig",
     "config_from_arrays",

@@ -6,11 +6,12 @@ from typing import Any
 
 import numpy as np
 
-from ..core import attention, project, softmax
-from ..i18n import tr
-from ..multihead import merge_heads, split_heads
-from ..validation import check_generator, check_positive_int
-from .model import LAYER_PARAMS, GPTConfig, check_ids, check_params, run_layers
+from ..core import softmax
+from ..i18n import N_, tr
+from ..validation import check_generator, check_indices, check_positive_int
+from ._checks import check_bool
+from .config import GPTConfig, check_ids, check_params, layer_params
+from .model import layer, run_layers
 
 __all__ = ["generate", "generation_lab_data"]
 
@@ -29,14 +30,9 @@ def _check_temperature(temperature: Any) -> float:
 
 def _check_prompt(prompt: Any, config: GPTConfig, n_new: Any) -> tuple[np.ndarray, int]:
     n_new = check_positive_int(n_new, "n_new")
-    arr = np.asarray(prompt)
-    if arr.ndim != 1 or arr.size == 0:
-        raise ValueError(
-            tr("the prompt must hold at least one token, shape (n,) with n >= 1; got shape {shape}").format(
-                shape=arr.shape
-            )
-        )
-    arr = check_ids(arr, config, "prompt")
+    check_indices(prompt, "prompt", expected="(n,)", high=config.vocab_size - 1, high_symbol="V-1",
+                  what=N_("token ids"), nonempty=True)
+    arr = check_ids(prompt, config, "prompt")
     if arr.size + n_new > config.context:
         raise ValueError(
             tr("a prompt of {n} tokens plus n_new={n_new} new ones makes {total}, more than "
@@ -55,17 +51,9 @@ def _step_cached(
     x = x[None, :]  # (1, d_model): one new query
     all_weights = []
     for i in range(config.n_layers):
-        p = {k: params[f"l{i}.{k}"] for k in LAYER_PARAMS}
-        q, k, v = project(x, p["W_q"], p["W_k"], p["W_v"])  # (1, d_model) each
-        cache[i]["K"][pos], cache[i]["V"][pos] = k[0], v[0]  # stored once, never recomputed
-        K, V = cache[i]["K"][: pos + 1], cache[i]["V"][: pos + 1]  # (pos+1, d_model)
         # The new query may see every cached key: they are all in its past, so no mask is needed.
-        out_h, weights = attention(
-            split_heads(q, config.n_heads), split_heads(K, config.n_heads), split_heads(V, config.n_heads)
-        )  # (H, 1, d_k), (H, 1, pos+1)
-        x1 = x + merge_heads(out_h) @ p["W_o"]
-        x = x1 + np.maximum(x1 @ p["W_1"] + p["b_1"], 0.0) @ p["W_2"] + p["b_2"]
-        all_weights.append(weights[:, 0])
+        x, c = layer(layer_params(params, i), x, config.n_heads, kv=cache[i], pos=pos)
+        all_weights.append(c["weights"][:, 0])  # (H, pos+1)
     return (x @ params["tok_emb"].T + params["b_out"])[0], all_weights
 
 
@@ -149,7 +137,7 @@ def generate(
     prompt, n_new = _check_prompt(prompt, config, n_new)
     temperature = _check_temperature(temperature)
     rng = check_generator(rng)
-    if use_cache and not config.causal:
+    if check_bool(use_cache, "use_cache") and not config.causal:
         raise ValueError(
             tr("use_cache=True needs a causal model (config.causal=True): without the mask the keys "
                "and values "

@@ -1,4 +1,4 @@
-"""The tiny GPT itself: its sizes, its parameters, the forward pass, the loss and every gradient.
+"""The tiny GPT itself: its parameters, one layer and the forward pass, the loss and every gradient.
 
 See the package docstring (``attnlib.gpt``) for the model and the names of its parameters.
 """
@@ -6,234 +6,35 @@ See the package docstring (``attnlib.gpt``) for the model and the names of its p
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
 
-from ..core import attention, causal_mask, project
+from ..core import attention, causal_mask, merge_heads, project, softmax_backward, split_heads
 from ..i18n import N_, tr
-from ..multihead import merge_heads, split_heads
-from ..validation import check_generator, check_indices, check_positive_int
+from ..validation import as_float_array, check_finite, check_generator, check_indices, check_min_ndim
+from ._checks import check_dict
+from .config import (
+    GPTConfig,
+    check_config,
+    check_ids,
+    check_params,
+    layer_params,
+    param_name,
+    param_shapes,
+)
 
 __all__ = [
-    "LAYER_PARAMS",
-    "GPTConfig",
-    "check_ids",
-    "check_params",
-    "config_from_arrays",
     "cross_entropy",
     "forward",
     "hidden_states",
     "init_params",
+    "layer",
     "loss_and_grads",
-    "param_shapes",
     "params_from_arrays",
     "run_layers",
     "token_losses",
 ]
-
-LAYER_PARAMS = ("W_q", "W_k", "W_v", "W_o", "W_1", "b_1", "W_2", "b_2")
-
-
-@dataclass(frozen=True)
-class GPTConfig:
-    """The sizes of a tiny GPT and whether its attention is causal.
-
-    Parameters
-    ----------
-    vocab_size : int
-        V, the number of tokens (characters).
-    context : int
-        T_max, the longest sequence (the number of learned positions).
-    d_model : int
-        The width of the residual stream.
-    n_heads : int
-        Heads per layer; must divide d_model (d_k = d_model / n_heads).
-    n_layers : int
-        The number of Transformer layers.
-    d_ff : int
-        The width of the MLP.
-    causal : bool
-        Apply the causal mask (True) or let every position see the whole sequence (False).
-
-    Raises
-    ------
-    TypeError
-        A size that is not a whole number, or causal not a bool.
-    ValueError
-        A size below 1, or d_model not divisible by n_heads.
-
-    Shapes:
-        vocab_size V, context T_max, d_model, n_heads (d_k = d_model / n_heads), n_layers, d_ff
-
-    Taught in: 09 §2
-    """
-
-    vocab_size: int
-    context: int = 64
-    d_model: int = 64
-    n_heads: int = 4
-    n_layers: int = 2
-    d_ff: int = 128
-    causal: bool = True
-
-    def __post_init__(self) -> None:
-        for name in ("vocab_size", "context", "d_model", "n_heads", "n_layers", "d_ff"):
-            check_positive_int(getattr(self, name), name)
-        if self.d_model % self.n_heads:
-            raise ValueError(
-                tr("d_model={d_model} is not divisible by n_heads={n_heads}: every head needs "
-                   "d_k = d_model / n_heads columns").format(d_model=self.d_model, n_heads=self.n_heads)
-            )
-        if not isinstance(self.causal, (bool, np.bool_)):
-            raise TypeError(tr("causal must be True or False; got {causal!r}").format(causal=self.causal))
-
-    @property
-    def d_k(self) -> int:
-        """The width of one head, d_model / n_heads."""
-        return self.d_model // self.n_heads
-
-    def to_arrays(self) -> dict[str, np.ndarray]:
-        """The config as 0-d int arrays under ``config.<field>``, for an ``.npz`` next to the weights."""
-        return {f"config.{k}": np.array(int(v)) for k, v in asdict(self).items()}
-
-
-def config_from_arrays(arrays: dict) -> GPTConfig:
-    """The config stored by ``GPTConfig.to_arrays`` (the ``config.*`` entries of a loaded ``.npz``).
-
-    Parameters
-    ----------
-    arrays : dict of ndarray
-        A loaded ``.npz``.
-
-    Returns
-    -------
-    GPTConfig
-
-    Shapes:
-        arrays {"config.<field>": ()} -> GPTConfig
-
-    Taught in: 09 §4
-    """
-    fields = {k.removeprefix("config."): int(v) for k, v in arrays.items() if k.startswith("config.")}
-    fields["causal"] = bool(fields["causal"])
-    return GPTConfig(**fields)
-
-
-def param_shapes(config: GPTConfig) -> dict[str, tuple[int, ...]]:
-    """The name and shape of every parameter of a model of this config (see the package docstring).
-
-    Parameters
-    ----------
-    config : GPTConfig
-
-    Returns
-    -------
-    dict of str to tuple of int
-
-    Shapes:
-        config -> {name: shape}
-
-    Taught in: 09 §2
-    """
-    d, f = config.d_model, config.d_ff
-    shapes = {
-        "tok_emb": (config.vocab_size, d),
-        "pos_emb": (config.context, d),
-        "b_out": (config.vocab_size,),
-    }
-    for i in range(config.n_layers):
-        shapes |= {
-            f"l{i}.W_q": (d, d),
-            f"l{i}.W_k": (d, d),
-            f"l{i}.W_v": (d, d),
-            f"l{i}.W_o": (d, d),
-            f"l{i}.W_1": (d, f),
-            f"l{i}.b_1": (f,),
-            f"l{i}.W_2": (f, d),
-            f"l{i}.b_2": (d,),
-        }
-    return shapes
-
-
-def check_params(params: Any, config: Any) -> None:
-    """Refuse parameters that do not fit the config: one array of the right shape per name.
-
-    Parameters
-    ----------
-    params : dict of ndarray
-        The parameters (see :func:`init_params`).
-    config : GPTConfig
-
-    Raises
-    ------
-    TypeError
-        A config that is not a GPTConfig, or params that are not a dict.
-    ValueError
-        A missing parameter, or one of the wrong shape.
-
-    Shapes:
-        params {name: shape of param_shapes(config)}
-
-    Taught in: 09 §2
-    """
-    if not isinstance(config, GPTConfig):
-        raise TypeError(tr("config must be a GPTConfig; got {type}").format(type=type(config).__name__))
-    if not isinstance(params, dict):
-        raise TypeError(
-            tr("params must be a dict of arrays (see init_params); got "
-               "{type}").format(type=type(params).__name__)
-        )
-    for name, shape in param_shapes(config).items():
-        if name not in params:
-            raise ValueError(tr("params has no {name!r}; expected shape "
-                                "{shape}").format(name=name, shape=shape))
-        if np.shape(params[name]) != shape:
-            raise ValueError(
-                tr("params[{name!r}] must have shape {shape} for this config; got {got}").format(
-                    name=name, shape=shape, got=np.shape(params[name])
-                )
-            )
-
-
-def check_ids(ids: Any, config: GPTConfig, name: str = "ids") -> np.ndarray:
-    """Token ids the model can read: whole numbers in 0..V-1, at least one and at most T_max per sequence.
-
-    Parameters
-    ----------
-    ids : array_like of int
-        One sequence per leading index.
-    config : GPTConfig
-    name : str
-        The argument's name, used in the message.
-
-    Returns
-    -------
-    ndarray of int64
-
-    Raises
-    ------
-    TypeError
-        Ids that are not whole numbers.
-    ValueError
-        No tokens, more than T_max tokens, or an id outside 0..V-1.
-
-    Shapes:
-        ids (..., T), 1 <= T <= T_max -> (..., T)
-
-    Taught in: 09 §2
-    """
-    arr = check_indices(ids, name, expected="(..., T)", high=config.vocab_size - 1, high_symbol="V-1",
-                        what=N_("token ids"), ndim=None, nonempty=True)
-    if arr.shape[-1] > config.context:
-        raise ValueError(
-            tr("{name} has T={T} tokens, longer than the context T_max={T_max} the model has "
-               "positions for").format(
-                name=name, T=arr.shape[-1], T_max=config.context
-            )
-        )
-    return arr
 
 
 def params_from_arrays(arrays: dict, config: GPTConfig) -> dict[str, np.ndarray]:
@@ -251,6 +52,8 @@ def params_from_arrays(arrays: dict, config: GPTConfig) -> dict[str, np.ndarray]
 
     Raises
     ------
+    TypeError
+        Arrays that are not a dict, or not of numbers; a config that is not a GPTConfig.
     ValueError
         Missing parameters, or parameters of the wrong shape.
 
@@ -259,11 +62,14 @@ def params_from_arrays(arrays: dict, config: GPTConfig) -> dict[str, np.ndarray]
 
     Taught in: 09 §4
     """
+    check_dict(arrays, "arrays", expected="{name: array} (a loaded .npz)")
     expected = param_shapes(config)
     missing = sorted(set(expected) - set(arrays))
     if missing:
         raise ValueError(tr("the arrays lack the parameters {missing}").format(missing=missing))
-    params = {name: np.asarray(arrays[name], dtype=np.float64) for name in expected}
+    as_float = {name: as_float_array(arrays[name], f"arrays[{name!r}]", expected=str(shape))
+                for name, shape in expected.items()}
+    params = {name: value.astype(np.float64, copy=False) for name, value in as_float.items()}
     check_params(params, config)
     return params
 
@@ -295,8 +101,7 @@ def init_params(config: GPTConfig, *, rng: np.random.Generator) -> dict[str, np.
     Taught in: 09 §2
     """
     rng = check_generator(rng)
-    if not isinstance(config, GPTConfig):
-        raise TypeError(tr("config must be a GPTConfig; got {type}").format(type=type(config).__name__))
+    check_config(config)
     out_scale = 1.0 / np.sqrt(2 * config.n_layers)
     params = {}
     for name, shape in param_shapes(config).items():
@@ -309,6 +114,58 @@ def init_params(config: GPTConfig, *, rng: np.random.Generator) -> dict[str, np.
             scale = out_scale if base in ("W_o", "W_2") else 1.0
             params[name] = rng.normal(0.0, scale / np.sqrt(shape[0]), size=shape)
     return params
+
+
+def layer(
+    p: dict, x: np.ndarray, n_heads: int, mask: np.ndarray | None = None, kv: dict | None = None, pos: int = 0
+) -> tuple[np.ndarray, dict]:
+    """One Transformer layer on checked arrays: attention, then the MLP, each added to the stream x.
+
+    Training and full recomputation run it on every position at once; cached generation runs it on
+    one new position at a time, with `kv` holding the keys and values of the positions before it.
+
+    Parameters
+    ----------
+    p : dict of ndarray
+        The layer's parameters under their short names (see :func:`layer_params`).
+    x : ndarray
+        The stream at the positions the layer runs on.
+    n_heads : int
+        Heads of the layer.
+    mask : ndarray, optional
+        The causal mask, or None (no mask).
+    kv : dict, optional
+        ``{"K": (T_max, d_model), "V": (T_max, d_model)}``: the rows of x are positions ``pos, pos+1, ...``;
+        their keys and values are written there, and their queries see every key up to them.
+    pos : int
+        The position of x's first row, with `kv`.
+
+    Returns
+    -------
+    out : ndarray
+        The stream after the layer.
+    cache : dict
+        What the backward pass needs: the input ``x``, the heads' ``Q_h, K_h, V_h`` and ``weights``,
+        the merged ``heads``, ``x1``, ``pre`` and ``hidden``.
+
+    Shapes:
+        x (..., T, d_model) -> out (..., T, d_model), weights (..., n_heads, T, T_k), T_k = pos + T with kv
+
+    Taught in: 09 §2, 09 §7
+    """
+    Q, K, V = project(x, p["W_q"], p["W_k"], p["W_v"])  # (..., T, d_model) each
+    if kv is not None:
+        end = pos + x.shape[-2]
+        kv["K"][pos:end], kv["V"][pos:end] = K, V  # stored once, never recomputed
+        K, V = kv["K"][:end], kv["V"][:end]  # (end, d_model): every key so far
+    Q_h, K_h, V_h = (split_heads(Y, n_heads) for Y in (Q, K, V))  # (..., H, T, d_k)
+    out_h, weights = attention(Q_h, K_h, V_h, mask)  # (..., H, T, d_k), (..., H, T, T_k)
+    heads = merge_heads(out_h)  # (..., T, d_model)
+    x1 = x + heads @ p["W_o"]
+    pre = x1 @ p["W_1"] + p["b_1"]  # (..., T, d_ff)
+    hidden = np.maximum(pre, 0.0)
+    cache = dict(x=x, Q_h=Q_h, K_h=K_h, V_h=V_h, weights=weights, heads=heads, x1=x1, pre=pre, hidden=hidden)
+    return x1 + hidden @ p["W_2"] + p["b_2"], cache
 
 
 def run_layers(
@@ -343,18 +200,8 @@ def run_layers(
     x = params["tok_emb"][ids] + params["pos_emb"][:T]  # (..., T, d_model)
     caches = []
     for i in range(config.n_layers):
-        p = {k: params[f"l{i}.{k}"] for k in LAYER_PARAMS}
-        Q, K, V = project(x, p["W_q"], p["W_k"], p["W_v"])  # (..., T, d_model) each
-        Q_h, K_h, V_h = (split_heads(Y, config.n_heads) for Y in (Q, K, V))  # (..., H, T, d_k)
-        out_h, weights = attention(Q_h, K_h, V_h, mask)  # (..., H, T, d_k), (..., H, T, T)
-        heads = merge_heads(out_h)  # (..., T, d_model)
-        x1 = x + heads @ p["W_o"]
-        pre = x1 @ p["W_1"] + p["b_1"]  # (..., T, d_ff)
-        hidden = np.maximum(pre, 0.0)
-        caches.append(
-            dict(x=x, Q_h=Q_h, K_h=K_h, V_h=V_h, weights=weights, heads=heads, x1=x1, pre=pre, hidden=hidden)
-        )
-        x = x1 + hidden @ p["W_2"] + p["b_2"]
+        x, cache = layer(layer_params(params, i), x, config.n_heads, mask)
+        caches.append(cache)
     # Generation needs the logits of the last position only: skip the (T, V) product for the others.
     logits = (x[..., -1:, :] if last_only else x) @ params["tok_emb"].T + params["b_out"]  # (..., T, V)
     caches.append(dict(x=x))
@@ -416,16 +263,25 @@ def cross_entropy(logits: Any, targets: Any) -> tuple[float, np.ndarray]:
 
     Raises
     ------
+    TypeError
+        Non-numeric logits, targets that are not whole numbers.
     ValueError
-        Targets whose shape is not that of the logits without their last axis.
+        No logits, NaN or infinity, targets whose shape is not that of the logits without their last
+        axis, or a target outside 0..V-1.
 
     Shapes:
         logits (..., V), targets (...) -> loss (), grad (..., V)
 
     Taught in: 09 §2
     """
-    logits = np.asarray(logits, dtype=np.float64)
-    targets = np.asarray(targets)
+    logits = as_float_array(logits, "logits", expected="(..., V)").astype(np.float64, copy=False)
+    check_min_ndim(logits, "logits", expected="(..., V)", min_ndim=1)
+    if logits.size == 0:
+        raise ValueError(tr("logits must hold at least one row of V >= 1 logits, shape (..., V); got shape "
+                            "{shape}").format(shape=logits.shape))
+    check_finite(logits, "logits")
+    targets = check_indices(targets, "targets", expected="(...)", high=logits.shape[-1] - 1,
+                            high_symbol="V-1", what=N_("token ids"), ndim=logits.ndim - 1)
     if targets.shape != logits.shape[:-1]:
         raise ValueError(
             tr("targets must have shape {want} (one per row of logits); got {shape}").format(
@@ -439,13 +295,23 @@ def cross_entropy(logits: Any, targets: Any) -> tuple[float, np.ndarray]:
     return float(-picked.mean()), grad / targets.size
 
 
-def _attention_backward(d_out: np.ndarray, c: dict, d_k: int) -> tuple[np.ndarray, ...]:
+def _layer_backward(p: dict, c: dict, d_out: np.ndarray, n_heads: int) -> tuple[np.ndarray, dict]:
+    """The gradients of one :func:`layer`: of its input, and of its parameters (under short names)."""
+    g = {}
+    # out = x1 + relu(x1 W_1 + b_1) W_2 + b_2
+    g["W_2"], g["b_2"] = _outer(c["hidden"], d_out), _sum_rows(d_out)
+    d_pre = (d_out @ p["W_2"].T) * (c["pre"] > 0)
+    g["W_1"], g["b_1"] = _outer(c["x1"], d_pre), _sum_rows(d_pre)
+    d_x1 = d_out + d_pre @ p["W_1"].T
+    # x1 = x + merge(heads) W_o, heads = softmax(Q_h K_hᵀ/√d_k + M) V_h
+    g["W_o"] = _outer(c["heads"], d_x1)
+    d_heads = split_heads(d_x1 @ p["W_o"].T, n_heads)  # (..., H, T, d_k)
     A = c["weights"]  # (..., H, T, T); masked entries are exactly 0, so they pass no gradient
-    d_V = np.swapaxes(A, -1, -2) @ d_out  # (..., H, T, d_k)
-    d_A = d_out @ np.swapaxes(c["V_h"], -1, -2)  # (..., H, T, T)
-    d_S = A * (d_A - np.sum(d_A * A, axis=-1, keepdims=True))  # through softmax, row by row
-    d_S = d_S / math.sqrt(d_k)
-    return d_S @ c["K_h"], np.swapaxes(d_S, -1, -2) @ c["Q_h"], d_V
+    d_V = np.swapaxes(A, -1, -2) @ d_heads  # (..., H, T, d_k)
+    d_S = softmax_backward(A, d_heads @ np.swapaxes(c["V_h"], -1, -2)) / math.sqrt(c["Q_h"].shape[-1])
+    d_Q, d_K, d_V = (merge_heads(d) for d in (d_S @ c["K_h"], np.swapaxes(d_S, -1, -2) @ c["Q_h"], d_V))
+    g["W_q"], g["W_k"], g["W_v"] = _outer(c["x"], d_Q), _outer(c["x"], d_K), _outer(c["x"], d_V)
+    return d_x1 + d_Q @ p["W_q"].T + d_K @ p["W_k"].T + d_V @ p["W_v"].T, g
 
 
 def _sum_rows(a: np.ndarray) -> np.ndarray:
@@ -503,22 +369,8 @@ def loss_and_grads(
     grads["tok_emb"] += _outer(d_logits, x)  # logits = x Eᵀ: dE = d_logitsᵀ x
     d_x = d_logits @ params["tok_emb"]
     for i in reversed(range(config.n_layers)):
-        c, p = caches[i], {k: params[f"l{i}.{k}"] for k in LAYER_PARAMS}
-        # x_out = x1 + relu(x1 W_1 + b_1) W_2 + b_2
-        grads[f"l{i}.W_2"] = _outer(c["hidden"], d_x)
-        grads[f"l{i}.b_2"] = _sum_rows(d_x)
-        d_pre = (d_x @ p["W_2"].T) * (c["pre"] > 0)
-        grads[f"l{i}.W_1"] = _outer(c["x1"], d_pre)
-        grads[f"l{i}.b_1"] = _sum_rows(d_pre)
-        d_x1 = d_x + d_pre @ p["W_1"].T
-        # x1 = x + merge(heads) W_o
-        grads[f"l{i}.W_o"] = _outer(c["heads"], d_x1)
-        d_heads = split_heads(d_x1 @ p["W_o"].T, config.n_heads)  # (..., H, T, d_k)
-        d_Q, d_K, d_V = (merge_heads(g) for g in _attention_backward(d_heads, c, config.d_k))
-        grads[f"l{i}.W_q"] = _outer(c["x"], d_Q)
-        grads[f"l{i}.W_k"] = _outer(c["x"], d_K)
-        grads[f"l{i}.W_v"] = _outer(c["x"], d_V)
-        d_x = d_x1 + d_Q @ p["W_q"].T + d_K @ p["W_k"].T + d_V @ p["W_v"].T
+        d_x, layer_grads = _layer_backward(layer_params(params, i), caches[i], d_x, config.n_heads)
+        grads |= {param_name(i, k): g for k, g in layer_grads.items()}
     T = ids.shape[-1]
     np.add.at(grads["tok_emb"], ids.reshape(-1), d_x.reshape(-1, config.d_model))
     grads["pos_emb"][:T] = d_x.reshape(-1, T, config.d_model).sum(axis=0)
@@ -537,7 +389,8 @@ def token_losses(params: dict, config: GPTConfig, ids: Any) -> np.ndarray:
 
     Returns
     -------
-    ndarray
+    losses : ndarray
+        One loss per predicted token.
 
     Raises
     ------
@@ -550,8 +403,9 @@ def token_losses(params: dict, config: GPTConfig, ids: Any) -> np.ndarray:
     Taught in: 09 §5
     """
     check_params(params, config)
-    arr = np.asarray(ids)
-    if arr.ndim < 1 or arr.shape[-1] < 2:
+    arr = check_indices(ids, "ids", expected="(..., T + 1)", high=config.vocab_size - 1, high_symbol="V-1",
+                        what=N_("token ids"), ndim=None)
+    if arr.shape[-1] < 2:
         raise ValueError(
             tr("ids must hold at least 2 tokens (an input and its next token); got shape {shape}").format(
                 shape=arr.shape
@@ -574,7 +428,8 @@ def hidden_states(params: dict, config: GPTConfig, ids: Any) -> np.ndarray:
 
     Returns
     -------
-    ndarray
+    states : ndarray
+        Entry i is the input of layer i; the last entry is the output of the last layer.
 
     Raises
     ------

@@ -8,7 +8,9 @@ import numpy as np
 
 from ..i18n import N_, tr
 from ..validation import check_generator, check_indices, check_positive_int
-from .model import GPTConfig, _log_softmax, check_ids, check_params, cross_entropy, loss_and_grads, run_layers
+from ._checks import check_dict, check_number
+from .config import GPTConfig, check_ids, check_params
+from .model import _log_softmax, cross_entropy, loss_and_grads, run_layers
 
 __all__ = [
     "adam_init",
@@ -43,19 +45,35 @@ def numerical_gradient(
 
     Raises
     ------
-    ValueError
-        An unknown parameter name; otherwise as for :func:`loss_and_grads`.
+    TypeError, ValueError
+        An unknown parameter name, an index that is not one entry of it, an eps that is not > 0;
+        otherwise as for :func:`loss_and_grads`.
 
     Shapes:
         ids (..., T), targets (..., T) -> ()
 
     Taught in: 09 §3
     """
-    if name not in params:
-        raise ValueError(tr("params has no {name!r}; its parameters are "
-                            "{names}").format(name=name, names=sorted(params)))
     check_params(params, config)
+    if not isinstance(name, str) or name not in params:
+        raise (ValueError if isinstance(name, str) else TypeError)(
+            tr("params has no {name!r}; its parameters are {names}").format(name=name, names=sorted(params))
+        )
+    shape = params[name].shape
+    if not isinstance(index, tuple) or len(index) != len(shape) or not all(
+        isinstance(i, (int, np.integer)) and not isinstance(i, bool) and 0 <= i < n
+        for i, n in zip(index, shape, strict=False)
+    ):
+        raise ValueError(tr("index must be a tuple of {ndim} whole numbers, one entry of {name} of shape "
+                            "{shape}; got {index!r}").format(
+            ndim=len(shape), name=name, shape=shape, index=index))
+    eps = check_number(eps, "eps")
     ids, targets = check_ids(ids, config), check_ids(targets, config, "targets")
+    if targets.shape != ids.shape:
+        raise ValueError(
+            tr("targets must have the shape of ids, {want}; got "
+               "{shape}").format(want=ids.shape, shape=targets.shape)
+        )
     losses = []
     for sign in (1.0, -1.0):
         shifted = dict(params)
@@ -65,16 +83,22 @@ def numerical_gradient(
     return (losses[0] - losses[1]) / (2 * eps)
 
 
-def _windows(ids: Any, config: GPTConfig) -> np.ndarray:
-    """Back-to-back windows of T_max + 1 tokens cut from one long sequence."""
+def _text_ids(ids: Any, config: GPTConfig) -> np.ndarray:
+    """One long sequence of token ids, of at least T_max + 1 tokens (one window)."""
     ids = check_indices(ids, "ids", expected="(N,)", high=config.vocab_size - 1, high_symbol="V-1",
                         what=N_("token ids"))
-    n = (ids.size - 1) // config.context
-    if n < 1:
+    if ids.size < config.context + 1:
         raise ValueError(
             tr("ids has {n} tokens; at least T_max+1 = {need} are "
                "needed").format(n=ids.size, need=config.context + 1)
         )
+    return ids
+
+
+def _windows(ids: Any, config: GPTConfig) -> np.ndarray:
+    """Back-to-back windows of T_max + 1 tokens cut from one long sequence."""
+    ids = _text_ids(ids, config)
+    n = (ids.size - 1) // config.context
     starts = np.arange(n) * config.context
     return ids[starts[:, None] + np.arange(config.context + 1)]  # (n, T_max + 1)
 
@@ -96,12 +120,14 @@ def sequence_loss(params: dict, config: GPTConfig, ids: Any, *, batch: int = 32)
 
     Returns
     -------
-    float
+    loss : float
+        The mean over every predicted token of every window.
 
     Raises
     ------
     TypeError, ValueError
-        Ids not of shape (N,), fewer than T_max + 1 tokens, an id outside 0..V-1, wrong parameters.
+        Ids not of shape (N,), fewer than T_max + 1 tokens, an id outside 0..V-1, wrong parameters,
+        a batch below 1.
 
     Shapes:
         ids (N,) -> ()
@@ -110,6 +136,7 @@ def sequence_loss(params: dict, config: GPTConfig, ids: Any, *, batch: int = 32)
     """
     check_params(params, config)
     windows = _windows(ids, config)
+    batch = check_positive_int(batch, "batch")
     total = 0.0
     for start in range(0, len(windows), batch):
         chunk = windows[start : start + batch]
@@ -128,12 +155,15 @@ def prefix_token_losses(params: dict, config: GPTConfig, ids: Any) -> np.ndarray
 
     Parameters
     ----------
-    params, config, ids
+    params, config
         As for :func:`sequence_loss`.
+    ids : array_like of int
+        A long text, at least T_max + 1 tokens, cut into back-to-back windows.
 
     Returns
     -------
-    ndarray
+    losses : ndarray
+        Row w holds the losses of window w, each from its prefix alone.
 
     Raises
     ------
@@ -164,11 +194,12 @@ def prefix_loss(params: dict, config: GPTConfig, ids: Any) -> float:
     Parameters
     ----------
     params, config, ids
-        As for :func:`sequence_loss`.
+        As for :func:`prefix_token_losses`, whose mean this is.
 
     Returns
     -------
-    float
+    loss : float
+        The mean over every window and every prefix.
 
     Raises
     ------
@@ -195,16 +226,36 @@ def adam_init(params: dict) -> dict:
     dict
         ``{"step": 0, "m": {name: zeros}, "v": {name: zeros}}``.
 
+    Raises
+    ------
+    TypeError
+        Params that are not a dict.
+
     Shapes:
         params {name: shape} -> m, v {name: shape}
 
     Taught in: 09 §4
     """
+    check_dict(params, "params", expected="{name: array}")
     return {
         "step": 0,
         "m": {k: np.zeros_like(v) for k, v in params.items()},
         "v": {k: np.zeros_like(v) for k, v in params.items()},
     }
+
+
+def _check_adam(params: Any, grads: Any, state: Any) -> None:
+    for value, name in ((params, "params"), (grads, "grads")):
+        check_dict(value, name, expected="{name: array}")
+    check_dict(state, "state", expected='{"step", "m", "v"} (see adam_init)')
+    if not {"step", "m", "v"} <= set(state):
+        raise ValueError(tr("state must be the dict adam_init made, with 'step', 'm' and 'v'; got the keys "
+                            "{keys}").format(keys=sorted(state)))
+    for k, g in grads.items():
+        for where, holder in (("params", params), ("state['m']", state["m"]), ("state['v']", state["v"])):
+            if np.shape(holder.get(k)) != np.shape(g) or k not in holder:
+                raise ValueError(tr("grads[{k!r}] has shape {shape}, but {where} has no entry {k!r} of that "
+                                    "shape").format(k=k, shape=np.shape(g), where=where))
 
 
 def adam_update(
@@ -235,13 +286,23 @@ def adam_update(
     dict of ndarray
         The new parameters.
 
+    Raises
+    ------
+    TypeError, ValueError
+        Params, grads or a state that are not dicts; a gradient with no parameter or moments, or of
+        another shape; lr or eps not > 0; betas not two numbers in [0, 1).
+
     Shapes:
         params, grads {name: shape} -> {name: shape}
 
     Taught in: 09 §4
     """
+    _check_adam(params, grads, state)
+    lr, eps = check_number(lr, "lr"), check_number(eps, "eps")
+    if not isinstance(betas, (tuple, list)) or len(betas) != 2:
+        raise ValueError(tr("betas must be two numbers (beta_1, beta_2); got {betas!r}").format(betas=betas))
+    b1, b2 = (check_number(b, f"betas[{i}]", strict=False, below=1.0) for i, b in enumerate(betas))
     state["step"] += 1
-    b1, b2 = betas
     t = state["step"]
     new = {}
     for k, g in grads.items():
@@ -293,24 +354,21 @@ def train(
     Raises
     ------
     TypeError, ValueError
-        Steps or batch size below 1, an rng that is not a Generator, ids too short or not (N,).
+        Steps or batch size below 1, lr or clip not > 0, an rng that is not a Generator, ids too short
+        or not (N,), an id outside 0..V-1, wrong parameters.
 
     Shapes:
         ids (N,) -> params, losses (steps,)
 
     Taught in: 09 §4
     """
+    check_params(params, config)
     steps = check_positive_int(steps, "steps")
     batch_size = check_positive_int(batch_size, "batch_size")
+    lr, clip = check_number(lr, "lr"), check_number(clip, "clip")
     rng = check_generator(rng)
-    ids = np.asarray(ids)
+    ids = _text_ids(ids, config)
     T = config.context
-    if ids.ndim != 1 or ids.size < T + 1:
-        raise ValueError(
-            tr("ids must be a sequence (N,) of at least T_max+1 = {need} tokens; got shape {shape}").format(
-                need=T + 1, shape=ids.shape
-            )
-        )
     state = adam_init(params)
     losses = np.empty(steps)
     for step in range(steps):

@@ -26,9 +26,9 @@ from test_labs import NAMES, build  # noqa: E402
 
 import attnlib  # noqa: E402
 from attnlib import plot  # noqa: E402
+from attnlib.gpt.text import load_poems  # noqa: E402
 from attnlib.labs import make_live_gpt_lab  # noqa: E402
 from attnlib.labs.live_gpt import half, models, write  # noqa: E402
-from attnlib.text import load_poems  # noqa: E402
 
 # Waits until `selector` is on the page (the labs mount after their module runs), up to 20 s.
 WAIT_JS = """async (selector) => {

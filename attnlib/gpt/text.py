@@ -8,6 +8,7 @@ numpy only, like ``core``.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,9 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from .data import DATA_DIR
-from .i18n import N_, tr
-from .validation import check_indices
+from ..data import DATA_DIR
+from ..i18n import N_, tr
+from ..validation import check_indices
 
 __all__ = ["CharTokenizer", "POEM_END", "load_poems"]
 
@@ -40,7 +41,8 @@ class CharTokenizer:
     Raises
     ------
     TypeError
-        Text that is not a string, ids that are not whole numbers.
+        A vocab that is not a sequence of strings, text that is not a string, ids that are not whole
+        numbers.
     ValueError
         An empty vocabulary, a character listed twice, an unknown character, an id outside 0..V-1.
 
@@ -51,13 +53,16 @@ class CharTokenizer:
     """
 
     def __init__(self, vocab: Sequence[str]) -> None:
+        if not isinstance(vocab, (str, Sequence, np.ndarray)):
+            raise TypeError(tr("vocab must be a sequence of characters, e.g. list('abc'); got "
+                               "{type}").format(type=type(vocab).__name__))
         vocab = list(vocab)
         if not vocab:
             raise ValueError(tr("vocab must hold at least one character; got an empty list"))
         for ch in vocab:
             if not isinstance(ch, str) or len(ch) != 1:
-                raise ValueError(tr("every entry of vocab must be a single character; got "
-                                    "{ch!r}").format(ch=ch))
+                error = TypeError if not isinstance(ch, str) else ValueError
+                raise error(tr("every entry of vocab must be a single character; got {ch!r}").format(ch=ch))
         if len(set(vocab)) != len(vocab):
             twice = next(ch for ch in vocab if vocab.count(ch) > 1)
             raise ValueError(
@@ -81,15 +86,19 @@ class CharTokenizer:
 
         Raises
         ------
+        TypeError
+            Not a string.
         ValueError
-            An empty text, or not a string.
+            An empty text.
 
         Shapes:
             text (str) -> V = number of distinct characters
 
         Taught in: 09 §1
         """
-        if not isinstance(text, str) or not text:
+        if not isinstance(text, str):
+            raise TypeError(tr("text must be a string; got {type}").format(type=type(text).__name__))
+        if not text:
             raise ValueError(tr("text must be a non-empty string to build a vocabulary from"))
         return cls(sorted(set(text)))
 
@@ -217,22 +226,29 @@ def load_poems(heldout_every: int = 10, path: Any = None) -> Poems:
 
     Raises
     ------
+    TypeError
+        `heldout_every` not a whole number, `path` not a path.
     ValueError
-        `heldout_every` below 2, or not a whole number.
+        `heldout_every` below 2, or `path` not a file of that format.
 
     Shapes:
         -> Poems with train_ids (N_train,), heldout_ids (N_heldout,) int64
 
     Taught in: 09 §1
     """
-    if (
-        isinstance(heldout_every, bool)
-        or not isinstance(heldout_every, (int, np.integer))
-        or heldout_every < 2
-    ):
-        raise ValueError(tr("heldout_every must be a whole number >= 2; got "
-                            "{value!r}").format(value=heldout_every))
-    corpus = json.loads(Path(path or _CORPUS).read_text(encoding="utf-8"))
+    whole = isinstance(heldout_every, (int, np.integer)) and not isinstance(heldout_every, bool)
+    if not whole or heldout_every < 2:
+        raise (ValueError if whole else TypeError)(
+            tr("heldout_every must be a whole number >= 2; got {value!r}").format(value=heldout_every)
+        )
+    if path is not None and not isinstance(path, (str, os.PathLike)):
+        raise TypeError(tr("path must be a path to a corpus like data/tang_poems.json; got "
+                           "{type}").format(type=type(path).__name__))
+    path = Path(_CORPUS if path is None else path)
+    corpus = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
+    if not isinstance(corpus, dict) or "text" not in corpus.get("columns", ()) or "poems" not in corpus:
+        raise ValueError(tr("{path} is not a corpus like data/tang_poems.json: a JSON file with 'columns' "
+                            "(one of them 'text') and 'poems'").format(path=path))
     poems = [dict(zip(corpus["columns"], row, strict=True)) for row in corpus["poems"]]
     held = [(i + 1) % heldout_every == 0 for i in range(len(poems))]
     train = "".join(p["text"] + POEM_END for p, h in zip(poems, held, strict=True) if not h)

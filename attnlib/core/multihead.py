@@ -8,7 +8,6 @@ more leading batch axis), and puts the outputs back side by side:
     out    = [head_0 | head_1 | ... | head_{n_heads-1}]
 
 Note that √d_k is the width of one head, not of the whole layer.
-numpy only, like ``core``.
 """
 
 from __future__ import annotations
@@ -17,9 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from .core import attention, project
-from .i18n import N_, tr
-from .validation import as_float_array, check_finite, check_mask, check_min_ndim, check_positive_int
+from ..i18n import N_, tr
+from ..validation import as_float_array, check_finite, check_mask, check_min_ndim, check_positive_int
+from .formula import attention, project
 
 __all__ = ["merge_heads", "multi_head_attention", "split_heads"]
 
@@ -93,7 +92,8 @@ def merge_heads(heads: Any) -> np.ndarray:
 
     Returns
     -------
-    ndarray
+    merged : ndarray
+        One row per token, the heads side by side.
 
     Raises
     ------
