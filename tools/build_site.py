@@ -40,6 +40,8 @@ import offline_pages
 import site_search
 from offline_pages import MATHJAX, ROOT, AssetError, Package, notebook_title
 
+from attnlib.i18n import LANGUAGES, N_, translated
+
 # The search of the series (MIT). Its UMD build is a classic script, which loads from file://.
 MINISEARCH = Package(
     "minisearch",
@@ -53,48 +55,22 @@ NAV_JS = Path(__file__).with_name("site_nav.js")  # the page code of the content
 NAV_URL = "assets/site-nav.js"
 INDEX_JS = "search-index.js"  # one per language, beside its pages
 SIDE = "<!-- site: contents, outline, search -->"
-# The words of the site in each language (the zh-Hant ones are the zh-Hans ones through OpenCC s2twp).
-WORDS = {
-    "en": {
-        "series": "Attention, one idea at a time",
-        "how": "Read the notebooks in order: each page is a notebook as it ran, code, outputs and figures. "
-        "The labs work right in the page: drag a slider, or click a control and use the arrow keys. "
-        "To run and change the code yourself, open the notebooks in JupyterLab (<code>make lab</code>).",
-        "index": "index", "previous": "← previous", "next": "next →", "code": "Show the code",
-        "lecture": "In a lecture",
-        "skip": "Skip to content", "series_nav": "The series", "outline": "On this page",
-        "toggle": "Contents and outline", "lab": "Lab: {what}", "lab_join": ", ",
-        "search": "Search the series",
-        "placeholder": "Search: softmax, mask, d_k…", "results": "Search results",
-        "none": "No results", "one": "1 result", "many": "{n} results",
-    },
-    "zh-Hans": {
-        "series": "注意力机制，一次一个概念",
-        "how": "请按顺序阅读：每一页都是一个运行过的笔记本，含代码、输出和图。"
-        "实验台在页面里就能用：拖动滑块，或点一下控件再用方向键。"
-        "想自己运行、修改代码，请在 JupyterLab 中打开笔记本（<code>make lab</code>）。",
-        "index": "目录", "previous": "← 上一篇", "next": "下一篇 →", "code": "显示代码",
-        "lecture": "课堂上",
-        "skip": "跳到正文", "series_nav": "本系列", "outline": "本页内容",
-        "toggle": "目录与本页大纲", "lab": "实验台：{what}", "lab_join": "、", "search": "搜索本系列",
-        "placeholder": "搜索：softmax、掩码、d_k…", "results": "搜索结果",
-        "none": "没有结果", "one": "1 条结果", "many": "{n} 条结果",
-    },
-    "zh-Hant": {
-        "series": "注意力機制，一次一個概念",
-        "how": "請按順序閱讀：每一頁都是一個執行過的筆記本，含程式碼、輸出和圖。"
-        "實驗台在頁面裡就能用：拖動滑桿，或點一下控制元件再用方向鍵。"
-        "想自己執行、修改程式碼，請在 JupyterLab 中開啟筆記本（<code>make lab</code>）。",
-        "index": "目錄", "previous": "← 上一篇", "next": "下一篇 →", "code": "顯示程式碼",
-        "lecture": "課堂上",
-        "skip": "跳到正文", "series_nav": "本系列", "outline": "本頁內容",
-        "toggle": "目錄與本頁大綱", "lab": "實驗台：{what}", "lab_join": "、", "search": "搜尋本系列",
-        "placeholder": "搜尋：softmax、遮罩、d_k…", "results": "搜尋結果",
-        "none": "沒有結果", "one": "1 條結果", "many": "{n} 條結果",
-    },
+# The words of the site, in English; in other languages they come from the locale catalogues (English →
+# 简体 in attnlib/locale/zh-Hans/publishing.json, and 繁體 generated from it by tools/translate.py).
+TEXTS = {
+    "series": N_("Attention, one idea at a time"),
+    "how": N_("Read the notebooks in order: each page is a notebook as it ran, code, outputs and figures. "
+              "The labs work right in the page: drag a slider, or click a control and use the arrow keys. "
+              "To run and change the code yourself, open the notebooks in JupyterLab "
+              "(<code>make lab</code>)."),
+    "index": N_("index"), "previous": N_("← previous"), "next": N_("next →"), "code": N_("Show the code"),
+    "lecture": N_("In a lecture"), "skip": N_("Skip to content"), "series_nav": N_("The series"),
+    "outline": N_("On this page"), "toggle": N_("Contents and outline"), "lab": N_("Lab: {what}"),
+    "lab_join": N_(", "), "search": N_("Search the series"),
+    "placeholder": N_("Search: softmax, mask, d_k…"), "results": N_("Search results"),
+    "none": N_("No results"), "one": N_("1 result"), "many": N_("{n} results"),
 }  # fmt: skip
-SERIES = WORDS["en"]["series"]
-HOW_TO = WORDS["en"]["how"]
+WORDS = {language: translated(TEXTS, language) for language in LANGUAGES}
 
 # nbconvert's JupyterLab template with every remote script removed: no require.js, no widget manager,
 # no mermaid, no MathJax (the formulas are typeset at build time); one shared stylesheet instead of

@@ -54,6 +54,8 @@ from offline_pages import (  # noqa: F401  (names the tests use)
     notebook_title,
 )
 
+from attnlib.i18n import LANGUAGES, N_, translated
+
 CACHE = offline_pages.CACHE
 
 REVEAL = Package(
@@ -394,16 +396,17 @@ def build(notebooks: list[Path], out: Path, log=print, prune: bool = False) -> l
     return decks
 
 
-INDEX_WORDS = {
-    "en": ("Slides", "Arrow keys move, S opens the speaker notes, F is full screen, Esc shows an overview."),
-    "zh-Hans": ("幻灯片", "方向键翻页，S 打开演讲者备注，F 全屏，Esc 显示总览。"),
-    "zh-Hant": ("投影片", "方向鍵翻頁，S 開啟演講者備註，F 全螢幕，Esc 顯示總覽。"),
+# The words of the index of the decks, in English; in other languages from the locale catalogues.
+INDEX_TEXTS = {
+    "title": N_("Slides"),
+    "keys": N_("Arrow keys move, S opens the speaker notes, F is full screen, Esc shows an overview."),
 }
+INDEX_WORDS = {language: translated(INDEX_TEXTS, language) for language in LANGUAGES}
 
 
 def write_index(out: Path, language: str = "en", available: tuple[str, ...] = ("en",)) -> None:
     """An index of every deck in out, titled as in each deck's <title>."""
-    title, keys = INDEX_WORDS[language]
+    title, keys = INDEX_WORDS[language]["title"], INDEX_WORDS[language]["keys"]
     switch = offline_pages.language_switch("index.html", language, available) if available[1:] else ""
     items = []
     for deck in sorted(out.glob("*.slides.html")):

@@ -34,6 +34,8 @@ from typing import Any
 
 from artifacts import file_digest
 
+from attnlib.i18n import LANGUAGE_NAMES, LANGUAGES
+
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = ROOT / ".cache" / "slides"
 CJK_FONT = ROOT / "attnlib" / "fonts" / "NotoSansSC-Subset.ttf"  # SIL OFL 1.1, OFL.txt beside it
@@ -43,8 +45,6 @@ WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 # A link to a notebook of this edition or, as the navigation cells write them, of another one
 # (`../NN_name.ipynb`, `../zh-Hant/NN_name.ipynb`, `zh-Hans/NN_name.ipynb`).
 NOTEBOOK_LINK = re.compile(r"\]\(((?:\.\./)?(?:zh-Han[st]/)?\d\d_\w+)\.ipynb(#[^)]*)?\)")
-LANGUAGES = ("en", "zh-Hans", "zh-Hant")
-LANGUAGE_NAMES = {"en": "English", "zh-Hans": "简体中文", "zh-Hant": "繁體中文"}
 
 WIDGET_NOTE = (
     '<div class="offline-widget">This widget needs Python: open the notebook in JupyterLab '
