@@ -166,6 +166,9 @@ def fit_cells(nb) -> None:
         if notes:
             note = nbformat.v4.new_markdown_cell("\n\n".join(notes))
             note.metadata["slideshow"] = {"slide_type": "notes"}
+            held = cells[first if first is not None else hidden]
+            if "id" in held:  # the same id at every build (nbformat draws one at random): the same deck
+                note.id = held.id if first is not None else f"{held.id}-notes"
             if first is not None:  # where the first notes cell stood
                 at = kept.index(cells[first])
                 kept[at] = note
