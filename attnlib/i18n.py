@@ -10,6 +10,8 @@ shown; a text stored in a table for later is marked with :func:`N_`, so that the
 The catalogues are ``attnlib/locale/<language>/*.json`` (one file per part of attnlib, all read together):
 English text → translation. zh-Hant is made from zh-Hans by ``tools/translate.py`` (OpenCC ``s2twp``
 plus reviewed overrides), never translated by hand.
+The tools that publish the series (the site, the slides, the notebooks' navigation cells) take their
+list of languages and their words from here too: :func:`translated` gives a table of texts in any language.
 Numbers are formatted by the caller, after translation, so they are the same in every language.
 In the zh-Hans catalogues a matrix row is written ``{行}`` and a column ``{列}`` (mainland and Taiwan
 usage swap 行 and 列); :func:`catalogue` resolves that markup, so :func:`tr` never returns it.
@@ -23,9 +25,13 @@ import json
 from functools import cache
 from pathlib import Path
 
-__all__ = ["LANGUAGES", "N_", "catalogue", "language", "resolve_markup", "set_language", "tr"]
+__all__ = [
+    "LANGUAGES", "LANGUAGE_NAMES", "N_", "catalogue", "language", "resolve_markup", "set_language", "tr",
+]  # fmt: skip
 
 LANGUAGES = ("en", "zh-Hans", "zh-Hant")
+# Each language named in its own script, as a switch between the editions shows it.
+LANGUAGE_NAMES = {"en": "English", "zh-Hans": "简体中文", "zh-Hant": "繁體中文"}
 LOCALE_DIR = Path(__file__).with_name("locale")
 # A matrix row and column: mainland 行/列, Taiwan 列/行 (tools/translate.py uses the same table).
 MARKUP = {"zh-Hans": {"{行}": "行", "{列}": "列"}, "zh-Hant": {"{行}": "列", "{列}": "行"}}
@@ -101,6 +107,16 @@ def tr(text: str) -> str:
     Taught in: 00 §2
     """
     return catalogue(_current[0]).get(text, text)
+
+
+def translated(texts: dict[str, str], name: str) -> dict[str, str]:
+    """`texts` (key → English text marked with :func:`N_`) with every text in language `name`.
+
+    For the publishing tools, which write every language in one run and so cannot use the session's
+    language; English where the catalogue has no entry.
+    """
+    words = catalogue(name)
+    return {key: words.get(text, text) for key, text in texts.items()}
 
 
 def N_(text: str) -> str:  # noqa: N802 (the gettext name for "translate later")

@@ -181,7 +181,7 @@ def test_build_writes_index_pages_and_vendored_files(lab, tmp_path, vendored):
     assert 'href="00_start.html">00 · Start here</a>' in index
     assert 'Attention begins with <mjx-container' in index and 'data-tex="XX^\\top"' in index
     assert "Second paragraph" not in index
-    assert build_site.HOW_TO in index
+    assert build_site.WORDS["en"]["how"] in index
     page = pages[1].read_text(encoding="utf-8")
     assert rel_href(page, "prev") == "00_start.html" and 'href="00_start_here.html"' in page
     assert page.count('class="attn-lab-mount"') == 1 and '<details class="solution"' not in page

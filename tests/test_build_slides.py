@@ -85,6 +85,10 @@ def test_slide_tags_hide_code_scale_figures_and_merge_the_notes():
     assert out.cells[3].metadata["transient"] == {"remove_source": True}
     assert "transient" not in out.cells[4].metadata  # untagged code stays on the slide
     assert "x = 1" in out.cells[7].source  # a slide without notes gets a block for its hidden code
+    # the merged blocks keep the id of the notes cell they replace, or take one after the code they hold,
+    # so a deck built twice is the same file
+    assert out.cells[2].id == nb.cells[2].id and out.cells[7].id == f"{nb.cells[7].id}-notes"
+    assert [c.id for c in build_slides.for_slides(nb).cells] == [c.id for c in out.cells]
     assert "transient" not in nb.cells[3].metadata and len(nb.cells) == 8
 
     exporter = build_slides.make_exporter({"reveal": "vendor/reveal", "mathjax": "m.js", "cjk_font": "f.ttf"})

@@ -362,4 +362,5 @@ def test_a_quiz_gets_a_slide_of_its_own_with_its_code_in_the_notes():
     assert build_slides.OUTPUT_ONLY in cell.metadata["tags"]
     notes = [c.source for c in slides.cells if c.metadata.get("slideshow", {}).get("slide_type") == "notes"]
     assert any("attnlib.quiz.quiz(1)" in n for n in notes)
-    assert ".reveal .attn-quiz .options { grid-template-columns: repeat(2, minmax(0, 1fr))" in build_slides.TEMPLATE
+    deck_css = build_slides.offline_pages.stylesheet("slides.css")
+    assert ".reveal .attn-quiz .options { grid-template-columns: repeat(2, minmax(0, 1fr))" in deck_css

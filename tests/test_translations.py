@@ -419,19 +419,37 @@ def test_markup_is_resolved_in_each_language():
     assert resolve_markup("每{行}一個詞元，第{列}", "zh-Hant") == "每列一個詞元，第行"
 
 
-def test_navigation_words_of_zh_hant_are_the_conversion_of_zh_hans():
-    hans, hant = make_navigation.WORDS["zh-Hans"], make_navigation.WORDS["zh-Hant"]
-    assert {k: translate.to_traditional(v) for k, v in hans.items()} == hant
+PUBLISHING = ("build_site.py", "build_slides.py", "make_navigation.py")  # the tools that write words
 
 
-def test_site_and_slides_words_of_zh_hant_are_the_conversion_of_zh_hans():
+def test_every_word_the_publishing_tools_write_has_one_simplified_chinese_entry():
+    from catalogues import marked, placeholders
+
+    catalogue = library_catalogues()[ROOT / "attnlib" / "locale" / "zh-Hans" / "publishing.json"]
+    words = marked(ROOT / "tools" / name for name in PUBLISHING)
+    assert len(words) >= 25, f"only {len(words)} texts found in {PUBLISHING}"
+    missing = [f"{text!r} ({where})" for text, where in words.items() if text not in catalogue]
+    assert not missing, f"no zh-Hans entry in publishing.json for: {missing}"
+    assert not sorted(set(catalogue) - set(words)), "publishing.json has entries no tool writes"
+    for text in words:
+        assert placeholders(catalogue[text]) == placeholders(text), f"{text!r}: placeholders differ"
+        assert HAN.search(catalogue[text]) or not re.search(r"[A-Za-z]", text), f"{text!r} is not translated"
+
+
+def test_the_words_of_the_site_slides_and_navigation_of_zh_hant_are_the_conversion_of_zh_hans():
     import build_site
     import build_slides
 
-    hans, hant = build_site.WORDS["zh-Hans"], build_site.WORDS["zh-Hant"]
-    assert {k: translate.to_traditional(v) for k, v in hans.items()} == hant
-    hans, hant = build_slides.INDEX_WORDS["zh-Hans"], build_slides.INDEX_WORDS["zh-Hant"]
-    assert tuple(translate.to_traditional(v) for v in hans) == hant
+    from attnlib.i18n import translated
+
+    for words in (build_site.WORDS, build_slides.INDEX_WORDS):
+        assert {k: translate.to_traditional(v) for k, v in words["zh-Hans"].items()} == words["zh-Hant"]
+        assert words["zh-Hant"] != words["zh-Hans"] != words["en"]
+    hans, hant = (translated(make_navigation.WORDS, lang) for lang in ("zh-Hans", "zh-Hant"))
+    assert {k: translate.to_traditional(v) for k, v in hans.items()} == hant == {
+        "notebook": "筆記本", "about": "內容", "previous": "← 上一篇：{link}", "contents": "全部筆記本",
+        "next": "下一篇：{link} →",
+    }  # fmt: skip
 
 
 # --- the font ------------------------------------------------------------------------------------

@@ -25,6 +25,7 @@ Presenting needs no network; only the first build needs npm (later builds reuse 
 The Chinese editions (`notebooks/zh-Hans/`, `notebooks/zh-Hant/`) get their decks in `<out>/zh-Hans/` and
 `<out>/zh-Hant/` (one shared `vendor/`); every deck and index has a switch to the other languages.
 Figures are embedded in the HTML as data: URIs (plots and Markdown images alike).
+The deck's template, its stylesheets and the index are files in `tools/templates/`.
 
 Every slide fits the screen, in type sized for a room: what a slide shows is chosen in the notebook's cell
 metadata (slide types, and the tags `slide-output-only` and `slide-figure-N` read by `fit_cells`), and
@@ -54,6 +55,8 @@ from offline_pages import (  # noqa: F401  (names the tests use)
     notebook_title,
 )
 
+from attnlib.i18n import LANGUAGES, N_, translated
+
 CACHE = offline_pages.CACHE
 
 REVEAL = Package(
@@ -73,120 +76,10 @@ REVEAL = Package(
 )
 PACKAGES = (REVEAL, MATHJAX)
 
-# The reveal template of nbconvert with every remote <script> replaced by a local one.
-TEMPLATE = r"""
-{%- extends 'index.html.j2' -%}
-
-{%- block html_head_js -%}{%- endblock html_head_js -%}
-{%- block jupyter_widgets -%}{%- endblock jupyter_widgets -%}
-
-{%- block html_head_js_mathjax -%}
-""" + offline_pages.CJK_HEAD + r"""
-<style>
-:root {
-  --jp-content-font-family: system-ui, -apple-system, "Segoe UI", Helvetica, Arial, sans-serif, "Attn CJK";
-  --jp-ui-font-family: var(--jp-content-font-family);
-}
-/* (the reveal theme is loaded after this block, hence the longer selectors) */
-.reveal, .reveal .slides h1, .reveal .slides h2, .reveal .slides h3, .reveal .slides h4 {
-  font-family: "Source Sans Pro", Helvetica, sans-serif, "Attn CJK";
-  text-transform: none;
-}
-.reveal .slides pre, .reveal .slides code, .reveal .slides pre span {
-  font-family: Menlo, Consolas, "DejaVu Sans Mono", monospace, "Attn CJK";
-}
-.reveal .slides { text-align: left; }
-/* reveal's arrows sit at the deck's edge and bounce: a Tab onto one scrolled the deck a few pixels (its
-   overflow was only hidden). Clipped, it cannot scroll at all. (reveal.css comes later: a longer selector) */
-html .reveal { overflow: clip; }
-/* Type for a room, not a page: prose 24 and code 18 units of a 1280×800 slide (the notebook template's 20
-   and 19). Every slide must fit (tests/browser/test_slides.py); a slide that does not is cut off, never
-   scrolled, so the test and a lecturer see the same thing. */
-:root { --jp-content-font-size1: 24px; --jp-ui-font-size1: 22px; --jp-code-font-size: 18px; }
-.reveal .slides > section:not(.stack), .reveal .slides > section.stack > section {
-  height: 100%; overflow: hidden;
-}
-.reveal .jp-RenderedMarkdown h1 { font-size: 48px; }
-.reveal .jp-RenderedMarkdown h2 { font-size: 38px; margin-bottom: 0.3em; }
-.reveal .jp-RenderedMarkdown h3 { font-size: 30px; }
-.reveal .jp-RenderedMarkdown p, .reveal .jp-RenderedMarkdown li { line-height: 1.35; }
-.reveal .jp-Cell pre { box-sizing: border-box; }
-.reveal .highlight { margin: 0.3em 0; }
-.reveal .jp-OutputArea-output pre { font-size: var(--jp-code-font-size); line-height: 1.3; }
-.reveal mjx-container[display="true"] { margin: 0.4em 0; }
-/* a figure at the size its width attribute gives (its PNG holds twice the pixels), within the slide */
-.reveal .jp-OutputArea-output img { max-height: 520px; max-width: 100%; height: auto; object-fit: contain; }
-/* a cell tagged slide-figure-N: its figures N units tall */
-{%- for n in resources.figure_heights %}
-.reveal .celltag_slide-figure-{{ n }} .jp-OutputArea-output img {
-  height: {{ n }}px !important; max-height: none; width: auto;
-}
-{%- endfor %}
-.offline-widget {
-  border-left: 4px solid #2a76dd; background: #eef4fd; padding: 0.3em 0.8em;
-  font-size: 0.8em; margin: 0.3em 0;
-}
-LAB_CSS
-</style>
-{%- endblock html_head_js_mathjax -%}
-
-{% block footer_js %}
-{{ resources.offline.languages }}
-<script src="{{ resources.offline.reveal }}/dist/reveal.js"></script>
-<script src="{{ resources.offline.reveal }}/plugin/notes/notes.js"></script>
-<script>
-Reveal.initialize({
-  controls: true,
-  progress: true,
-  history: true,
-  center: false,
-  transition: "{{ reveal_transition }}",
-  slideNumber: "c/t",
-  width: {{ reveal_width }},
-  height: {{ reveal_height }},
-  plugins: [RevealNotes]
-});
-// Only the slide on screen takes the keyboard: every other slide is inert, so Tab can never scroll the
-// deck to a slide the room does not see (and a lab's controls are the first stops on its slide).
-function onlyThisSlide() {
-  const here = Reveal.getCurrentSlide();
-  document.querySelectorAll(".reveal .slides section").forEach((s) => { s.inert = !s.contains(here); });
-}
-Reveal.on("ready", onlyThisSlide);
-Reveal.on("slidechanged", onlyThisSlide);
-</script>
-{% endblock footer_js %}
-"""
-
-# A lab on a slide: its own type sizes (not the theme's 40 px), its picture no taller than a slide
-# leaves room for (controls above, readout below), and reveal's margins kept off its controls.
-LAB_CSS = """
-.deck-languages { position: fixed; left: 0.8em; bottom: 0.6em; z-index: 30; font: 14px sans-serif;
-  color: #57606a; font-family: system-ui, sans-serif, "Attn CJK"; }
-.deck-languages a { color: #2a5db0; text-decoration: none; }
-.reveal .live-lab { margin: 0.2em 0; }
-.reveal .attn-lab { font-size: 20px; line-height: 1.35; max-width: none; }
-.reveal .attn-lab svg.figure { max-height: 560px; width: auto; max-width: 100%; margin: 0; }
-.reveal .attn-lab input, .reveal .attn-lab select, .reveal .attn-lab label { font-size: 20px; }
-.reveal .attn-lab .readout { font-size: 20px; }
-/* A quiz on a slide: up to four questions of four options in 800 units, so each question's options sit in
-   two columns (a) b) / c) d): letters kept, for a vote by letter) and the feedback takes one line or two. */
-.reveal .live-quiz { margin: 0; }
-.reveal .attn-quiz { font-size: 20px; line-height: 1.25; max-width: none; }
-.reveal .attn-quiz .title { font-size: 26px; margin-bottom: 4px; }
-.reveal .attn-quiz fieldset { margin-bottom: 6px; }
-.reveal .attn-quiz legend { font-size: 21px; margin-bottom: 2px; }
-.reveal .attn-quiz .options { grid-template-columns: repeat(2, minmax(0, 1fr)); gap: 0 18px; }
-.reveal .attn-quiz label.option { padding: 1px 6px; }
-.reveal .attn-quiz label.option input { width: 18px; height: 18px; }
-.reveal .attn-quiz .feedback { font-size: 18px; margin-top: 1px; }
-.reveal .attn-quiz .score { font-size: 20px; }
-.reveal .exercise-task { font-size: 20px; line-height: 1.35; padding: 0.3rem 0.8rem; }
-.reveal .exercise-task p { margin: 0.2rem 0; }
-/* reveal's slide number: white on 40% black is 2.8:1 over a white slide */
-.reveal .slide-number { background-color: rgba(0, 0, 0, 0.7); }
-""" + offline_pages.READABLE_CSS + exercise_pages.CSS
-TEMPLATE = TEMPLATE.replace("LAB_CSS", LAB_CSS)
+# The reveal template of nbconvert with every remote <script> replaced by a local one, and the decks'
+# stylesheets (slides.css, readable.css, exercise.css): files in tools/templates/.
+TEMPLATE = "slides.html.j2"
+INDEX = "slides_index.html.j2"
 
 LAB_NOTE = offline_pages.WIDGET_NOTE  # a widget that is neither a lab nor has a static form
 
@@ -273,6 +166,9 @@ def fit_cells(nb) -> None:
         if notes:
             note = nbformat.v4.new_markdown_cell("\n\n".join(notes))
             note.metadata["slideshow"] = {"slide_type": "notes"}
+            held = cells[first if first is not None else hidden]
+            if "id" in held:  # the same id at every build (nbformat draws one at random): the same deck
+                note.id = held.id if first is not None else f"{held.id}-notes"
             if first is not None:  # where the first notes cell stood
                 at = kept.index(cells[first])
                 kept[at] = note
@@ -318,12 +214,12 @@ def for_slides(nb, path: Path | None = None):
 
 
 def make_exporter(urls: dict[str, str]):
-    from jinja2 import DictLoader
+    from jinja2 import FileSystemLoader
     from nbconvert import SlidesExporter
 
     exporter = SlidesExporter(
-        extra_loaders=[DictLoader({"offline_slides.html.j2": TEMPLATE})],
-        template_file="offline_slides.html.j2",
+        extra_loaders=[FileSystemLoader(offline_pages.TEMPLATES)],
+        template_file=TEMPLATE,
         reveal_theme="white",
         reveal_url_prefix=urls["reveal"],
         reveal_width="1280",
@@ -394,33 +290,26 @@ def build(notebooks: list[Path], out: Path, log=print, prune: bool = False) -> l
     return decks
 
 
-INDEX_WORDS = {
-    "en": ("Slides", "Arrow keys move, S opens the speaker notes, F is full screen, Esc shows an overview."),
-    "zh-Hans": ("幻灯片", "方向键翻页，S 打开演讲者备注，F 全屏，Esc 显示总览。"),
-    "zh-Hant": ("投影片", "方向鍵翻頁，S 開啟演講者備註，F 全螢幕，Esc 顯示總覽。"),
+# The words of the index of the decks, in English; in other languages from the locale catalogues.
+INDEX_TEXTS = {
+    "title": N_("Slides"),
+    "keys": N_("Arrow keys move, S opens the speaker notes, F is full screen, Esc shows an overview."),
 }
+INDEX_WORDS = {language: translated(INDEX_TEXTS, language) for language in LANGUAGES}
 
 
 def write_index(out: Path, language: str = "en", available: tuple[str, ...] = ("en",)) -> None:
     """An index of every deck in out, titled as in each deck's <title>."""
-    title, keys = INDEX_WORDS[language]
+    words = INDEX_WORDS[language]
     switch = offline_pages.language_switch("index.html", language, available) if available[1:] else ""
-    items = []
+    decks = []
     for deck in sorted(out.glob("*.slides.html")):
         found = re.search(r"<title>(.*?) slides</title>", deck.read_text(encoding="utf-8"))
-        title_of = found.group(1) if found else deck.name
-        items.append(f'<li><a href="{html.escape(deck.name)}">{title_of}</a></li>')  # already escaped
-    # the bundled CJK face for the Chinese titles and language names, at the one weight it has
-    font = offline_pages.CJK_HEAD.replace("{{ resources.offline.cjk_font }}", asset_urls(
-        offline_pages.root_prefix(language))["cjk_font"])
+        decks.append({"href": html.escape(deck.name), "title": found.group(1) if found else deck.name})
+    urls = asset_urls(offline_pages.root_prefix(language))
     (out / "index.html").write_text(
-        f"<!DOCTYPE html>\n<html lang='{language}'><head><meta charset='utf-8'><title>{title}</title>{font}"
-        "<style>body{font-family:sans-serif,'Attn CJK';max-width:40em;margin:3em auto;line-height:1.6}"
-        "h1{font-weight:normal;font-size:2.2em}strong{font-weight:normal;border-bottom:2px solid}"
-        "ul{list-style:none;padding:0}</style>"
-        f"</head><body><p>{switch}</p><h1>{title}</h1>\n<ul>\n" + "\n".join(items) + "\n</ul>\n"
-        f"<p>{keys}</p>"
-        "</body></html>\n",
+        offline_pages.render(INDEX, lang=language, title=words["title"], keys=words["keys"], languages=switch,
+                             decks=decks, resources={"offline": urls}),
         encoding="utf-8",
     )
 

@@ -7,6 +7,7 @@ learner's code, so `task_cards` replaces that verdict with a task card made by
 knows (to watch for), and how to run it.
 The worked answer is the notebook's folded solution just below (on the site, not on a slide), whose code
 is the checker's own reference (tests/test_exercise_tasks.py keeps the two identical).
+The card's look is tools/templates/exercise.css, in the pages and decks alike.
 """
 
 from __future__ import annotations
@@ -28,19 +29,6 @@ PUZZLE = re.compile(
 # What only the learner's cell holds (not the cells that check the folded answer): the stub's
 # `raise NotImplementedError`, or for the puzzle the matrices it starts from (comments may be translated).
 STUB, BLANK = "raise NotImplementedError", "np.zeros("
-
-CSS = """
-/* an exercise read as a task where no Python runs (tools/exercise_pages.py) */
-.exercise-task { border: 1px solid #c9d3e3; border-left: 4px solid #2a5db0; border-radius: 6px;
-  background: #f7f9fc; padding: 0.5rem 0.9rem; color: #1f2328; line-height: 1.5; }
-.exercise-task p { margin: 0.35rem 0; }
-.exercise-task .exercise-task-title { font-weight: 600; color: #2a5db0; }
-.exercise-task ul { margin: 0.2rem 0 0.4rem; padding-left: 1.4rem; }
-.exercise-task code { background: #eceff3; padding: 0.05em 0.3em; border-radius: 4px; font-size: 0.92em; }
-.exercise-task details { margin: 0.35rem 0 0.2rem; }
-.exercise-task summary { cursor: pointer; color: #2a5db0; }
-.exercise-task summary:focus-visible { outline: 3px solid #f0a030; outline-offset: 2px; }
-"""
 
 
 def _inline(text: str) -> str:

@@ -31,6 +31,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from attnlib.i18n import LANGUAGE_NAMES, LANGUAGES, N_, translated
+
 ROOT = Path(__file__).resolve().parent.parent
 TOC_START = "<!-- toc: written by tools/make_navigation.py -->"
 TOC_END = "<!-- /toc -->"
@@ -39,18 +41,11 @@ TITLE = re.compile(r"^#\s+(\d{2})\s*·\s*(.+?)\s*$")
 # scroll: a live slide taller than the screen scrolls; center false: slides start at the top, as the offline
 # decks do, which keeps RISE's scroll box (95vh) on the screen.
 RISE = {"theme": "white", "scroll": True, "center": False}
-LANGUAGES = ("en", "zh-Hans", "zh-Hant")
-# Each edition names itself in its own script, in every edition.
-LANGUAGE_NAMES = {"en": "English", "zh-Hans": "简体中文", "zh-Hant": "繁體中文"}
-# The words of the generated cells; the zh-Hant ones are the zh-Hans ones through s2twp (a test checks).
-WORDS = {
-    "en": {"notebook": "notebook", "about": "what it is about", "previous": "← previous: ",
-           "contents": "all notebooks", "next": "next: ", "after_next": " →"},
-    "zh-Hans": {"notebook": "笔记本", "about": "内容", "previous": "← 上一篇：",
-                "contents": "全部笔记本", "next": "下一篇：", "after_next": " →"},
-    "zh-Hant": {"notebook": "筆記本", "about": "內容", "previous": "← 上一篇：",
-                "contents": "全部筆記本", "next": "下一篇：", "after_next": " →"},
-}  # fmt: skip
+# The words of the generated cells, in English; in other languages from the locale catalogues (English →
+# 简体 in attnlib/locale/zh-Hans/publishing.json, and 繁體 generated from it by tools/translate.py, which
+# writes the catalogues before it navigates the editions: the words are looked up when a cell is written).
+WORDS = {"notebook": N_("notebook"), "about": N_("what it is about"), "previous": N_("← previous: {link}"),
+         "contents": N_("all notebooks"), "next": N_("next: {link} →")}  # fmt: skip
 
 
 class SeriesError(ValueError):
@@ -134,7 +129,7 @@ def as_source(markdown: str) -> list[str]:
 
 
 def toc_markdown(entries: list[Entry], language: str = "en") -> str:
-    words = WORDS[language]
+    words = translated(WORDS, language)
     rows = [f"| {e.link()} | {e.description.replace('|', chr(92) + '|')} |" for e in entries]
     return "\n".join([f"| {words['notebook']} | {words['about']} |", "|---|---|", *rows])
 
@@ -158,14 +153,14 @@ def languages_line(name: str, language: str, editions: tuple[str, ...]) -> str:
 
 
 def nav_markdown(entries: list[Entry], i: int, language: str = "en", editions: tuple[str, ...] = ()) -> str:
-    words = WORDS[language]
+    words = translated(WORDS, language)
     parts = []
     if i > 0:
-        parts.append(f"{words['previous']}{entries[i - 1].link()}")
+        parts.append(words["previous"].format(link=entries[i - 1].link()))
     if i > 0 and entries[0].number == "00":
         parts.append(f"↑ [{words['contents']}]({entries[0].path.name})")
     if i + 1 < len(entries):
-        parts.append(f"{words['next']}{entries[i + 1].link()}{words['after_next']}")
+        parts.append(words["next"].format(link=entries[i + 1].link()))
     blocks = [NAV_MARK, "---"]
     if len(set(editions) | {language}) > 1:
         blocks.append(languages_line(entries[i].path.name, language, editions))

@@ -34,6 +34,8 @@ from typing import Any
 
 from artifacts import file_digest
 
+from attnlib.i18n import LANGUAGE_NAMES, LANGUAGES
+
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = ROOT / ".cache" / "slides"
 CJK_FONT = ROOT / "attnlib" / "fonts" / "NotoSansSC-Subset.ttf"  # SIL OFL 1.1, OFL.txt beside it
@@ -42,8 +44,6 @@ WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 # A link to a notebook of this edition or, as the navigation cells write them, of another one
 # (`../NN_name.ipynb`, `../zh-Hant/NN_name.ipynb`, `zh-Hans/NN_name.ipynb`).
 NOTEBOOK_LINK = re.compile(r"\]\(((?:\.\./)?(?:zh-Han[st]/)?\d\d_\w+)\.ipynb(#[^)]*)?\)")
-LANGUAGES = ("en", "zh-Hans", "zh-Hant")
-LANGUAGE_NAMES = {"en": "English", "zh-Hans": "简体中文", "zh-Hant": "繁體中文"}
 
 WIDGET_NOTE = (
     '<div class="offline-widget">This widget needs Python: open the notebook in JupyterLab '
@@ -82,48 +82,28 @@ MATHJAX_FONTS = f"vendor/{MATHJAX.folder}/es5/output/chtml/fonts/woff-v2"
 TYPESET_JS = Path(__file__).with_name("typeset_math.mjs")
 CJK_URL = f"vendor/noto-sans-sc/{CJK_FONT.name}"
 
-# What pages and decks add to JupyterLab's stylesheet so that every text meets WCAG AA contrast (4.5:1)
-# on its background: a few of its code colours fall short on the code box (#f6f8fa; a comment's #408080
-# is 4.27:1), and a link in running text is told from the text by more than its colour (an underline).
-READABLE_CSS = """
-:root {
-  --jp-mirror-editor-comment-color: #367070;
-  --jp-mirror-editor-number-color: #007500;
-  --jp-mirror-editor-variable-3-color: #007548;
-  --jp-mirror-editor-atom-color: #5c60d6;
-  --jp-mirror-editor-operator-color: #8f1ed8;
-  --jp-mirror-editor-meta-color: #8f1ed8;
-  --jp-mirror-editor-bracket-color: #6b6b4a;
-  --jp-mirror-editor-quote-color: #007500;
-  --jp-mirror-editor-error-color: #d00000;
-}
-.jp-RenderedHTMLCommon.jp-RenderedMarkdown a:link, .jp-RenderedHTMLCommon.jp-RenderedMarkdown a:visited,
-.exercise-task a { text-decoration: underline; text-underline-offset: 0.15em; }
-"""
+# The page templates and stylesheets of the site and the slides (nbconvert's Jinja, read from files):
+# - readable.css: what pages and decks add to JupyterLab's stylesheet so that every text meets WCAG AA
+#   contrast (4.5:1) on its background: a few of its code colours fall short on the code box (#f6f8fa; a
+#   comment's #408080 is 4.27:1), and a link in running text is told from the text by more than its colour
+#   (an underline);
+# - exercise.css: an exercise read as a task (exercise_pages);
+# - cjk_head.html.j2: the bundled CJK face (at the URL in resources.offline.cjk_font) and the fresh layout
+#   of Chinese text once it is in, for the <head> of every page and index that shows Chinese.
+TEMPLATES = Path(__file__).with_name("templates")
 
-# A Jinja snippet for a page's <head>: the bundled CJK face (at the URL in resources.offline.cjk_font), and
-# the fresh layout of Chinese text once it is in. Every page and index that shows Chinese carries it.
-CJK_HEAD = r"""
-<style>
-@font-face {
-  /* the CJK subset that attnlib bundles for matplotlib; used only for glyphs the others lack */
-  font-family: "Attn CJK";
-  src: url("{{ resources.offline.cjk_font }}") format("truetype");
-  unicode-range: U+2E80-9FFF, U+F900-FAFF, U+FE30-FE4F, U+FF00-FFEF;  /* fetched only for these */
-}
-</style>
-<script>
-/* Chromium can keep drawing empty boxes for Chinese it laid out while this font was loading: the fonts
-   it picked for that text's size and weight are cached and not looked up again when the font arrives
-   (1 load in 20 or so; a fresh text node reuses the stale pick). Once the font is in, the page takes a
-   font description no text has used yet (kerning asked for by name; it is on by default), so every
-   text picks its fonts anew. */
-document.fonts.load('1em "Attn CJK"', "中").then(() => {
-  document.documentElement.style.fontFeatureSettings = '"kern" 1';
-}, () => {});
-</script>
-"""
 
+def stylesheet(*names: str) -> str:
+    """The stylesheets ``names`` of tools/templates/, one after the other."""
+    return "\n".join((TEMPLATES / name).read_text(encoding="utf-8") for name in names)
+
+
+def render(name: str, **context: Any) -> str:
+    """The template ``name`` of tools/templates/ filled with ``context`` (an index: not an nbconvert page)."""
+    from jinja2 import Environment, FileSystemLoader
+
+    environment = Environment(loader=FileSystemLoader(TEMPLATES), keep_trailing_newline=True)
+    return environment.get_template(name).render(**context)
 
 
 def sha512(path: Path) -> str:

@@ -32,6 +32,7 @@ zh-Hant is never translated by hand: it is the zh-Hans text through OpenCC ``s2t
 overrides in ``notebooks/translations/zh-Hant-overrides.tsv`` (applied after the conversion, longest
 first); then the ``{行}``/``{列}`` markup for a matrix row/column becomes 行/列 (简体) or 列/行 (繁體).
 Code spans and formulas are not converted. attnlib's own catalogues ``attnlib/locale/zh-Hans/*.json``
+(with ``publishing.json``, the words the site, the slides and the navigation cells write around the notebooks)
 become ``attnlib/locale/zh-Hant/*.json`` the same way, and the lecturer's guide
 ``notebooks/translations/lecturers_guide.zh-Hans.md`` becomes ``docs/lecturers_guide.zh-Han?.md``.
 """
@@ -53,7 +54,7 @@ from pathlib import Path
 import nbformat
 
 # Row and column of a matrix: mainland 行/列, Taiwan 列/行 (a line of text is plain 行 in both).
-from attnlib.i18n import resolve_markup
+from attnlib.i18n import LANGUAGES, catalogue, resolve_markup
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
@@ -66,7 +67,7 @@ TOC_END = "<!-- /toc -->"
 GUIDE = "lecturers_guide.zh-Hans.md"  # in CATALOGUES: the Chinese lecturer's guide, with {行}/{列}
 MARKER = re.compile(r"^<!-- cell (\S+) · en ([0-9a-f]{12}) -->$", re.MULTILINE)
 SOURCE_LANGUAGE = "zh-Hans"  # the edition translators write
-EDITIONS = ("zh-Hans", "zh-Hant")  # every edition the build writes, the first one from the catalogues
+EDITIONS = LANGUAGES[1:]  # every edition the build writes from English, the first one from the catalogues
 SETUP_LINE = 'attnlib.set_language("{language}")\n'
 EDITION_KEY = "attnlib_edition"  # notebook metadata: which English notebook an edition was built from
 # What OpenCC must not touch: fenced code, code spans, display and inline formulas, HTML comments.
@@ -847,12 +848,7 @@ def built_editions(paths: list[Path], strict: bool = True) -> dict[Path, object]
 
 def build(numbers: list[str] | None = None, log=print) -> int:
     paths = [notebook(n) for n in numbers] if numbers else english_notebooks()
-    for target, nb in built_editions(paths).items():
-        previous = read_nb(target)
-        if previous is not None and previous == nb:
-            continue
-        write_nb(nb, target)
-        log(f"wrote {target.relative_to(ROOT)}")
+    # The catalogues first: the navigation cells of the editions take their words from them.
     for target, (text, _) in generated_outputs().items():
         if not target.exists() or target.read_text(encoding="utf-8") != text:
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -861,6 +857,13 @@ def build(numbers: list[str] | None = None, log=print) -> int:
     for stale in set((LOCALE / "zh-Hant").glob("*.json")) - set(generated_outputs()):
         stale.unlink()
         log(f"removed {stale.relative_to(ROOT)} (no zh-Hans source)")
+    catalogue.cache_clear()
+    for target, nb in built_editions(paths).items():
+        previous = read_nb(target)
+        if previous is not None and previous == nb:
+            continue
+        write_nb(nb, target)
+        log(f"wrote {target.relative_to(ROOT)}")
     return 0
 
 
