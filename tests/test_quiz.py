@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 import traitlets
-from catalogues import marked, placeholders
 
 import attnlib
 from attnlib.labs.base import bundle
 from attnlib.quiz import RIGHT, WORDS, WRONG, Question, Quiz, as_html, feedback, quiz, shown
 from attnlib.quiz_bank import QUIZZES, for_notebook
+from tests.catalogues import marked, placeholders
 
 PER_OPTION = {
     "prompt": "softmax([1, 2]) and softmax([11, 12]) are …",
@@ -306,9 +306,7 @@ def stored_quiz_notebook():
 
 
 def tools():
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
-    import build_slides
-    import offline_pages
+    from tools import build_slides, offline_pages
 
     return offline_pages, build_slides
 

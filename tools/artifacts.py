@@ -5,8 +5,8 @@ same bytes (names in sorted order, fixed zip timestamps and permissions, one com
 a rebuild can be compared with the committed file by its SHA-256. ``file_digest`` hashes a file
 (a source a tool checks before it trusts it, or a file it wrote).
 
-The tools run as scripts (``python tools/<name>.py``), which puts this folder on ``sys.path``:
-they import it as ``from artifacts import write_npz, file_digest``.
+The tools are one package, run from the repository's root as ``python -m tools.<name>``; they import
+this as ``from .artifacts import write_npz, file_digest``.
 """
 
 from __future__ import annotations

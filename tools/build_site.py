@@ -1,6 +1,6 @@
 """Write a website of the series that works from disk or from any static web host, with no Python.
 
-    python tools/build_site.py [--out build/site] [NOTEBOOK ...]     (or: make site)
+    python -m tools.build_site [--out build/site] [NOTEBOOK ...]     (or: make site)
 
 One page per notebook, `NN_name.html`, made by nbconvert from the outputs stored in the notebook (nothing
 is re-run), and `index.html`, the table of contents: each notebook's title and first paragraph. The Chinese
@@ -35,16 +35,12 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-import exercise_pages
-import offline_pages
-import site_search
-from offline_pages import MATHJAX, ROOT, AssetError, Package, notebook_title
+from . import exercise_pages, offline_pages, site_search
+from .offline_pages import MATHJAX, ROOT, AssetError, Package, notebook_title
 
 # The search of the series (MIT). Its UMD build is a classic script, which loads from file://.
 MINISEARCH = Package(
     "minisearch",
-    "7.2.0",
-    "sha512-dqT2XBYUOZOiC5t2HRnwADjhNS2cecp9u+TJRiJ1Qp/f5qjkeT5APcGPjHw+bz89Ms8Jp+cG4AlE+QZ/QnDglg==",
     ("LICENSE.txt", "dist/umd/index.js"),
 )
 MINISEARCH_URL = f"vendor/{MINISEARCH.folder}/dist/umd/index.js"
@@ -567,9 +563,9 @@ def build(notebooks: list[Path], out: Path, log=print, prune: bool = False) -> l
 
     Returns the notebook pages. With prune, pages in out whose notebook is not in the list are deleted.
     """
-    offline_pages.fetch(PACKAGES, offline_pages.CACHE, "make site", log)
+    offline_pages.install("make site", log)
     out.mkdir(parents=True, exist_ok=True)
-    offline_pages.copy(PACKAGES, offline_pages.CACHE, out)
+    offline_pages.copy(PACKAGES, out)
     exporter = make_exporter()
     assets = out / "assets"
     assets.mkdir(exist_ok=True)
