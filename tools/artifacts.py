@@ -60,8 +60,8 @@ def write_npz(path: Path, arrays: dict[str, np.ndarray]) -> None:
 def file_digest(path: Path, algorithm: str = "sha256") -> hashlib._Hash:
     """The ``hashlib`` digest of a file's bytes (call ``.hexdigest()`` or ``.digest()`` on it).
 
-    ``algorithm`` is any name ``hashlib.new`` knows: ``"sha256"`` for the digests pinned in the
-    tools, ``"sha512"`` for npm's integrity strings, ``"sha1"`` for npm's older shasum.
+    ``algorithm`` is any name ``hashlib.new`` knows; the tools pin ``"sha256"`` digests (npm packages are
+    checked by npm itself, against package-lock.json).
     """
     digest = hashlib.new(algorithm)
     with Path(path).open("rb") as handle:

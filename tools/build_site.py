@@ -16,10 +16,10 @@ editions (`notebooks/zh-Hans/`, `notebooks/zh-Hant/`) get the same pages in `<ou
   page runs no math JavaScript; figures are PNG files beside the page (`figures/<page>/`), fetched as the
   reader comes near them; links between notebooks lead to the pages, and a bar at the top of every page
   links to the index and the previous and next page.
-- Nothing is loaded from outside the folder: MathJax and MiniSearch are fetched once with `npm pack` into
-  `.cache/slides/` (the cache `make slides` uses), checked against their pinned sha512, and the few files a
-  page uses (MathJax's fonts, the search) copied to `<out>/vendor/` with their licences, beside the CJK font
-  that attnlib bundles (SIL OFL 1.1).
+- Nothing is loaded from outside the folder: MathJax and MiniSearch are installed once by `npm ci` into
+  `node_modules/` (tools/npm.py, as for `make slides`; npm checks them against package-lock.json), and the
+  few files a page uses (MathJax's fonts, the search) copied to `<out>/vendor/` with their licences, beside
+  the CJK font that attnlib bundles (SIL OFL 1.1).
   The page style is nbconvert's JupyterLab stylesheet (BSD-3-Clause, written once to `assets/`) and
   `assets/site.css`.
 """
