@@ -110,4 +110,4 @@ site: $(VENV)/.installed
 	$(BIN)/python -m tools.build_site --out build/site
 
 clean:
-	rm -rf $(VENV) build test-artifacts .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) build test-artifacts .pytest_cache .ruff_cache .hypothesis node_modules

@@ -54,7 +54,10 @@ VOCAB_SIZE = 2000
 
 def books() -> list[list[dict]]:
     """The files ``dist/quantangshi/poet.tang.<N>.json`` of the pinned package, in the order of N."""
-    folder = npm.package_dir(PACKAGE, "build_tang_poems") / "dist" / "quantangshi"
+    try:
+        folder = npm.package_dir(PACKAGE, "python -m tools.build_tang_poems") / "dist" / "quantangshi"
+    except npm.NpmError as err:
+        raise SystemExit(str(err)) from err
     found = sorted((int(m.group(1)), path) for path in folder.iterdir() if (m := BOOKS.fullmatch(path.name)))
     return [json.loads(path.read_text(encoding="utf-8")) for _, path in found]
 

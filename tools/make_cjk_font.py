@@ -171,7 +171,10 @@ def find_license_near(font_path: Path) -> Path | None:
 def resolve_inputs(source: Path | None, license_path: Path | None) -> tuple[Path, Path]:
     """Return ``(font, licence)`` paths: the pinned npm package's (installed if need be) or ``source``'s."""
     if source is None:
-        package = npm.package_dir(NPM_PACKAGE, "make_cjk_font")
+        try:
+            package = npm.package_dir(NPM_PACKAGE, "python -m tools.make_cjk_font")
+        except npm.NpmError as err:
+            sys.exit(f"{err}\n(or pass --source: a NotoSansSC Regular .ttf)")
         return package / FONT_MEMBER, license_path or package / LICENSE_MEMBER
     if source.suffix.lower() not in (".ttf", ".otf"):
         sys.exit(f"--source must be a font file, got {source}")
