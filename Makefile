@@ -18,7 +18,7 @@ help:
 	@echo "make site   the series as a website in build/site/ (open build/site/index.html from disk)"
 	@echo "make slides offline slide decks in build/slides/ (open build/slides/index.html)"
 	@echo "make bench  how fast the labs redraw and attention runs (medians)"
-	@echo "            make site and make slides fetch pinned npm packages once into .cache/ (needs npm)"
+	@echo "            make site and make slides install the pinned npm packages once into node_modules/ (npm ci)"
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else "Python >= 3.10 is needed; found " + sys.version.split()[0])'
@@ -45,11 +45,11 @@ lab: $(VENV)/.installed $(JUPYTER_SETTINGS)
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
-	$(BIN)/python tools/check_notebooks.py notebooks/*.ipynb notebooks/zh-Hans/*.ipynb notebooks/zh-Hant/*.ipynb
+	$(BIN)/python -m tools.check_notebooks notebooks/*.ipynb notebooks/zh-Hans/*.ipynb notebooks/zh-Hant/*.ipynb
 
 # The Chinese editions: no translation stale or missing, no generated file out of date (docs/translating.md).
 translations: $(VENV)/.installed-test
-	$(BIN)/python tools/translate.py check
+	$(BIN)/python -m tools.translate check
 
 # The tests run in a new random order each time (pytest-randomly); the seed is printed at the top, and
 # `make unit ORDER=--randomly-seed=N` repeats that order. A notebook's cells always run in order.
@@ -64,13 +64,15 @@ notebooks: $(VENV)/.installed-test
 
 # The package as `pip install .` gives it: build the wheel, install it with the test tools in a fresh
 # virtual environment in build/wheel/, and run the unit tests on a copy of tests/ there, so that
-# `import attnlib` finds the installed copy and not this source tree (a test checks it). Tests that
+# `import attnlib` finds the installed copy and not this source tree (a test checks it: tests/ is a package,
+# so pytest puts the folder above it, build/wheel/, on sys.path, where no attnlib lies). Tests that
 # need the checkout itself are left out: those marked `repo`, and these, which read notebooks/, docs/
 # or tools/ or drive a browser.
 WHEEL := build/wheel
 WHEEL_LEAVES_OUT := --ignore=tests/browser --ignore=tests/test_build_site.py --ignore=tests/test_build_slides.py \
 	--ignore=tests/test_navigation.py --ignore=tests/test_sources.py --ignore=tests/test_docstrings.py \
 	--ignore=tests/test_translations.py --ignore=tests/test_code_translations.py --ignore=tests/test_exercise_pages.py \
+	--ignore=tests/test_npm.py \
 	--deselect=tests/test_labs.py::test_each_lab_names_the_section_that_shows_it \
 	--deselect=tests/test_labs.py::test_notebooks_store_the_current_page_modules
 wheel: | $(BIN)/python
@@ -89,22 +91,23 @@ test: lint translations unit wheel notebooks
 # Key press -> new frame for every lab (static page and live JupyterLab, beside kernel renderers), and
 # attnlib.attention beside the bare numpy formula.
 bench: $(VENV)/.installed-test
-	$(BIN)/python benchmarks/lab_latency.py
-	$(BIN)/python benchmarks/attention_speed.py
-	$(BIN)/python benchmarks/live_gpt.py
-	$(BIN)/python benchmarks/site_speed.py
+	$(BIN)/python -m benchmarks.lab_latency
+	$(BIN)/python -m benchmarks.attention_speed
+	$(BIN)/python -m benchmarks.live_gpt
+	$(BIN)/python -m benchmarks.site_speed
 
 # Offline reveal.js slides of every notebook in build/slides/ (open build/slides/index.html).
-# The first run fetches pinned reveal.js and MathJax with npm into .cache/slides/; presenting needs no network.
+# The first run installs the pinned npm packages (package-lock.json) with npm ci into node_modules/ (tools/npm.py);
+# presenting needs no network.
 .PHONY: slides
 slides: $(VENV)/.installed
-	$(BIN)/python tools/build_slides.py --out build/slides
+	$(BIN)/python -m tools.build_slides --out build/slides
 
 # A website of the series in build/site/ (open build/site/index.html, or serve the folder from any static
 # web host): every notebook as a page with its stored outputs and live labs; no network, no Python to read it.
 .PHONY: site
 site: $(VENV)/.installed
-	$(BIN)/python tools/build_site.py --out build/site
+	$(BIN)/python -m tools.build_site --out build/site
 
 clean:
-	rm -rf $(VENV) build test-artifacts .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) build test-artifacts .pytest_cache .ruff_cache .hypothesis node_modules

@@ -1,6 +1,6 @@
 """How much the checks of ``attnlib.attention`` cost beside the bare formula.
 
-    .venv/bin/python benchmarks/attention_speed.py [--repeats 15] [--T 2048]
+    .venv/bin/python -m benchmarks.attention_speed [--repeats 15] [--T 2048]
 
 One head size of a real model, with a causal mask: batch 1, 8 heads, T = 2048, d_k = 64, float32.
 Three ways to compute ``softmax(Q·Kᵀ/√d_k + M)·V`` on the same arrays, run in turn, round after round

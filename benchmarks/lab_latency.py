@@ -1,6 +1,6 @@
 """Key press -> the frame that shows the new picture, for every lab, in the page and in live JupyterLab.
 
-    make bench      (or: .venv/bin/python benchmarks/lab_latency.py [--presses 25])
+    make bench      (or: .venv/bin/python -m benchmarks.lab_latency [--presses 25])
 
 1. Static page (the site and the offline slides): each lab, built as its notebook builds it, is mounted
    with no kernel; its first slider is pressed (ArrowRight / ArrowLeft alternately) at the lab's
@@ -25,12 +25,11 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "tests" / "browser"), str(ROOT / "tests")]
-import helpers  # noqa: E402  (page helpers shared with the browser tests)
-from test_labs import NAMES, build  # noqa: E402  (the labs as the notebooks build them)
+from attnlib import labs, plot
+from tests.lab_cases import NAMES, build  # the labs as the notebooks build them
+from tools.browser import helpers  # the page helpers of the browser tests
 
-from attnlib import labs, plot  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 MEDIAN_MS, P95_MS = 16.0, 33.0
 
@@ -101,7 +100,7 @@ def static_pages(browser, presses: int, folder: Path) -> list[tuple[str, str, fl
 
 
 NOTEBOOK_CELLS = [
-    "import ipywidgets as w\nfrom attnlib import plot\nfrom test_labs import NAMES, build\nplot.use_style()",
+    "import ipywidgets as w\nfrom attnlib import plot\nfrom lab_cases import NAMES, build\nplot.use_style()",
     "def largest(lab):\n"
     "    lab.set_values(**{n: c.options[-1] for n, c in lab.controls.items()})\n"
     "    return lab",
@@ -128,7 +127,7 @@ def live_jupyterlab(browser, presses: int, folder: Path) -> list[tuple[str, floa
 
     root = folder / "live"
     root.mkdir()
-    shutil.copy(ROOT / "tests" / "test_labs.py", root / "test_labs.py")
+    shutil.copy(ROOT / "tests" / "lab_cases.py", root / "lab_cases.py")
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in NOTEBOOK_CELLS])
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nbformat.write(nb, root / "bench.ipynb")

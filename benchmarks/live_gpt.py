@@ -1,6 +1,6 @@
 """The live GPT lab of notebook 09 in the page: one written character, the lab ready, the page's weight.
 
-    make bench      (or: .venv/bin/python benchmarks/live_gpt.py [--throttle 4] [--runs 3])
+    make bench      (or: .venv/bin/python -m benchmarks.live_gpt [--throttle 4] [--runs 3])
 
 The lab is mounted from its stored state as the site does (``attnlib.labs.mount_html``) on a page of
 its own, opened from disk in Debian's chromium with the CPU slowed down ``--throttle`` times
@@ -27,19 +27,17 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "tests" / "browser")]
-import helpers  # noqa: E402  (the browser flags shared with the tests)
+from attnlib.gpt.text import load_poems
+from attnlib.labs import make_live_gpt_lab, mount_html
+from attnlib.labs.base import bundle
+from attnlib.plot.style import CJK_FONT
+from tools.browser import helpers  # the browser flags of the tests
 
-from attnlib.gpt.text import load_poems  # noqa: E402
-from attnlib.labs import make_live_gpt_lab, mount_html  # noqa: E402
-from attnlib.labs.base import bundle  # noqa: E402
-from attnlib.plot.style import CJK_FONT  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 STEP_MS, READY_S, WEIGHT_MB = 16.0, 1.5, 1.0
 SELECTOR = '.attn-lab[data-lab="live_gpt"]'

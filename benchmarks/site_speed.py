@@ -1,6 +1,6 @@
 """The site opened from disk: how soon each page's first lab can be used, and key press -> next frame.
 
-    make bench      (or: .venv/bin/python benchmarks/site_speed.py [--loads 3] [--presses 15])
+    make bench      (or: .venv/bin/python -m benchmarks.site_speed [--loads 3] [--presses 15])
 
 The English site is built into a temporary folder (tools/build_site.py, formulas typeset at build time),
 then every page is opened from disk:
@@ -26,16 +26,14 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import tempfile
 from pathlib import Path
 
+from benchmarks.lab_latency import MEDIAN_MS, P95_MS, stats, time_presses
+from tools import build_site
+from tools.browser import engines, helpers  # Firefox and WebKit driven as the engine tests drive them
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "tests" / "browser"), str(ROOT / "tools"), str(ROOT / "benchmarks")]
-import build_site  # noqa: E402
-import engines  # noqa: E402  (Firefox and WebKit, driven as the engine tests drive them)
-import helpers  # noqa: E402  (the browser flags shared with the tests)
-from lab_latency import MEDIAN_MS, P95_MS, stats, time_presses  # noqa: E402
 
 USABLE_S = 1.5
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))

@@ -1,11 +1,18 @@
-"""What the translation tests share: the texts attnlib's modules mark for translation, and placeholders."""
+"""What the translation tests share: the texts attnlib's modules mark for translation, their placeholders,
+and the check that a folder's marked texts all have a zh-Hans entry."""
 
 from __future__ import annotations
 
 import ast
+import json
+import re
 import string
 from collections.abc import Iterable
 from pathlib import Path
+
+import attnlib
+
+LOCALE = Path(attnlib.__file__).parent / "locale" / "zh-Hans"  # the installed copy against the wheel
 
 
 def marked(paths: Iterable[Path]) -> dict[str, str]:
@@ -25,3 +32,16 @@ def placeholders(template: str) -> list[tuple[str, str, str | None]]:
     row/column markup, not placeholders."""
     return sorted((name, spec, conv) for _, name, spec, conv in string.Formatter().parse(template)
                   if name is not None and name not in ("行", "列"))
+
+
+def check_catalogue(folder: Path, part: str) -> None:
+    catalogue = json.loads((LOCALE / f"{part}.json").read_text(encoding="utf-8"))
+    literals = marked(folder.glob("*.py"))
+    assert len(literals) >= 10, f"only {len(literals)} texts found in {folder}"
+    missing = [f"{text!r} ({where})" for text, where in literals.items() if text not in catalogue]
+    assert not missing, f"no zh-Hans entry in {part}.json for: {missing}"
+    for text in literals:
+        assert placeholders(catalogue[text]) == placeholders(text), f"{text!r}: placeholders differ"
+        assert re.findall(r"</?b>", catalogue[text]) == re.findall(r"</?b>", text), f"{text!r}: <b> differs"
+    unused = sorted(set(catalogue) - set(literals))
+    assert not unused, f"{part}.json has entries no code uses: {unused}"

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
-from exercise_tables import exercise_tests
 
 import attnlib
 from attnlib import gpt
 from attnlib.exercises import a_tiny_gpt
+from tests.exercise_tables import exercise_tests
 
 
 def log_softmax(logits, axis=-1):

@@ -10,20 +10,15 @@ from __future__ import annotations
 import base64
 import json
 import re
-import sys
 from pathlib import Path
 
 import nbformat
 import pytest
 
 from attnlib.labs import make_dot_product_lab
+from tools import build_site, build_slides, npm, offline_pages, site_search
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tools"))
-import build_site  # noqa: E402
-import build_slides  # noqa: E402
-import offline_pages  # noqa: E402
-import site_search  # noqa: E402
 
 VIEW, STATE = offline_pages.WIDGET_VIEW, offline_pages.WIDGET_STATE
 
@@ -141,16 +136,6 @@ def test_slides_and_site_draw_a_lab_with_the_same_function(lab):
     assert "(00_start_here.slides.html)" in slides.cells[-1].source
 
 
-@pytest.fixture(scope="session")
-def vendored() -> None:
-    """The pinned npm tarballs the site copies (MathJax, the font), fetched once with npm if not cached.
-
-    Without npm or the registry this fails with `make site`'s own message rather than skipping: the
-    tests that build a whole site must run everywhere the suite runs.
-    """
-    offline_pages.fetch(build_site.PACKAGES, offline_pages.CACHE, "the site tests", log=lambda *_: None)
-
-
 def test_first_paragraph_and_a_colon_brings_the_next_block():
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_markdown_cell("# 00 · Start\n\nOne formula:\n\n$$O = V$$\n\nMore.\n")]
@@ -168,7 +153,7 @@ def test_the_bar_links_index_previous_and_next():
     assert rel_href(last, "next") is None and '<span class="off">next →</span>' in last
 
 
-def test_build_writes_index_pages_and_vendored_files(lab, tmp_path, vendored):
+def test_build_writes_index_pages_and_vendored_files(lab, tmp_path, page_packages):
     paths = []
     for number, title in (("00", "Start here"), ("01", "Inner products")):
         path = tmp_path / f"{number}_{title.split()[0].lower()}.ipynb"
@@ -205,7 +190,7 @@ PAGE = """<!DOCTYPE html>
 """
 
 
-def test_formulas_are_typeset_when_the_pages_are_built(tmp_path, vendored):
+def test_formulas_are_typeset_when_the_pages_are_built(tmp_path, page_packages):
     """In Node, once: each formula of the prose becomes MathJax's HTML with a hidden MathML copy and its TeX;
     code, labs and scripts stay as they were; the fonts are linked from where the page lies."""
     page = tmp_path / "zh-Hans" / "p.html"
@@ -225,7 +210,7 @@ def test_formulas_are_typeset_when_the_pages_are_built(tmp_path, vendored):
     assert html.count('<style id="MJX-CHTML-styles">') == 1
 
 
-def test_a_formula_mathjax_cannot_read_stops_the_build_and_is_named(tmp_path, vendored):
+def test_a_formula_mathjax_cannot_read_stops_the_build_and_is_named(tmp_path, page_packages):
     page = tmp_path / "p.html"
     page.write_text(PAGE.replace("$\\text{明月照高楼}$", "$x^1^2$"), encoding="utf-8")
     with pytest.raises(offline_pages.AssetError, match=r"(?s)could not read.*p\.html: x\^1\^2"):
@@ -245,7 +230,7 @@ def test_figures_are_files_beside_the_page_fetched_as_the_reader_comes_near(tmp_
     assert [f.read_bytes() for f in sorted((tmp_path / "figures" / "05_x").iterdir())] == png  # and no 9.png
 
 
-def test_a_solution_is_folded_away(lab, tmp_path, vendored):
+def test_a_solution_is_folded_away(lab, tmp_path, page_packages):
     nb = nbformat.v4.new_notebook()
     solution = nbformat.v4.new_code_cell("def solution(): return 1")
     solution.metadata["jupyter"] = {"source_hidden": True}
@@ -257,9 +242,9 @@ def test_a_solution_is_folded_away(lab, tmp_path, vendored):
     assert folded and "solution" in folded.group(1)
 
 
-def test_without_npm_or_cache_the_site_says_what_to_install(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(offline_pages, "CACHE", tmp_path / "cache")
-    monkeypatch.setattr(offline_pages.shutil, "which", lambda name: None)
+def test_without_npm_or_node_modules_the_site_says_what_to_install(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(npm, "MODULES", tmp_path / "node_modules")  # nothing installed
+    monkeypatch.setattr(npm.shutil, "which", lambda name: None)
     path = tmp_path / "01_one.ipynb"
     nbformat.write(nbformat.v4.new_notebook(), path)
     assert build_site.main([str(path), "--out", str(tmp_path / "out")]) == 2
@@ -316,9 +301,8 @@ def element(page: str, pattern: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def sectioned_site(lab, tmp_path_factory):
+def sectioned_site(lab, tmp_path_factory, page_packages):
     tmp = tmp_path_factory.mktemp("sectioned")
-    offline_pages.fetch(build_site.PACKAGES, offline_pages.CACHE, "the site tests", log=lambda *_: None)
     paths = []
     for folder, number, title in (("", "00", "Start here"), ("", "01", "Inner products"),
                                   ("zh-Hans", "01", "内积")):
@@ -391,9 +375,11 @@ def test_the_search_index_of_each_language_holds_its_sections_without_code(secti
 def test_minisearch_is_pinned_by_hash_and_vendored_with_its_licence(sectioned_site):
     package = build_site.MINISEARCH
     assert package in build_site.PACKAGES and re.fullmatch(r"\d+\.\d+\.\d+", package.version)
-    assert package.integrity.startswith("sha512-") and len(package.integrity) == 95
-    assert offline_pages.sha512(package.tarball(offline_pages.CACHE)) == package.integrity
+    integrity = npm.locked(package.name)["integrity"]
+    assert integrity.startswith("sha512-") and len(integrity) == 95  # npm ci checks the tarball against it
     vendored = sectioned_site / "vendor" / package.folder
+    for name in package.files:
+        assert (vendored / name).read_bytes() == (npm.MODULES / package.name / name).read_bytes()
     assert "Permission is hereby granted, free of charge" in (vendored / "LICENSE.txt").read_text(encoding="utf-8")
     umd = (sectioned_site / build_site.MINISEARCH_URL).read_text(encoding="utf-8")
     assert "global.MiniSearch = factory()" in umd  # the UMD build: a classic script sets a global

@@ -1,4 +1,4 @@
-"""tools/build_slides.py without a browser: what goes on a slide, and how the JavaScript libraries are fetched.
+"""tools/build_slides.py without a browser: what goes on a slide, and what it says when npm is missing.
 
 The decks themselves are opened in chromium by tests/browser/test_slides.py.
 """
@@ -6,16 +6,13 @@ The decks themselves are opened in chromium by tests/browser/test_slides.py.
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import nbformat
-import pytest
+
+from tools import build_slides, npm
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tools"))
-import build_slides  # noqa: E402
 
 
 def notebook() -> nbformat.NotebookNode:
@@ -109,29 +106,9 @@ def test_groups_of_cells_follow_slides_and_subslides():
     assert build_slides.slide_groups(cells) == [[0, 1, 2], [3, 4], [5]]
 
 
-def test_without_npm_or_cache_the_error_says_what_to_install(tmp_path, monkeypatch):
-    monkeypatch.setattr(build_slides, "CACHE", tmp_path)
-    monkeypatch.setattr(build_slides.shutil, "which", lambda name: None)
-    with pytest.raises(build_slides.AssetError, match=r"`make slides` needs npm once.*apt-get install npm"):
-        build_slides.fetch_assets(log=lambda *_: None)
-
-
-def test_a_tarball_that_differs_from_the_pinned_hash_is_refused(tmp_path, monkeypatch):
-    def fake_npm_pack(command, cwd, **kwargs):
-        Path(cwd, "reveal.js-4.0.2.tgz").write_bytes(b"not the real thing")
-        return subprocess.CompletedProcess(command, 0, "", "")
-
-    monkeypatch.setattr(build_slides, "CACHE", tmp_path)
-    monkeypatch.setattr(build_slides.shutil, "which", lambda name: "/usr/bin/npm")
-    monkeypatch.setattr(build_slides.subprocess, "run", fake_npm_pack)
-    with pytest.raises(build_slides.AssetError, match="differs from the pinned sha512-"):
-        build_slides.fetch_assets(log=lambda *_: None)
-    assert not any(tmp_path.iterdir())  # nothing unverified is kept
-
-
 def test_main_reports_a_missing_npm_with_exit_status_2(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(build_slides, "CACHE", tmp_path / "cache")
-    monkeypatch.setattr(build_slides.shutil, "which", lambda name: None)
+    monkeypatch.setattr(npm, "MODULES", tmp_path / "node_modules")  # nothing installed
+    monkeypatch.setattr(npm.shutil, "which", lambda name: None)
     nb_path = tmp_path / "02_softmax.ipynb"
     nbformat.write(notebook(), nb_path)
     assert build_slides.main([str(nb_path), "--out", str(tmp_path / "out")]) == 2

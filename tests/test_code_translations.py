@@ -13,17 +13,15 @@ from __future__ import annotations
 
 import ast
 import re
-import sys
 from pathlib import Path
 
 import nbformat
 import pytest
 
+from tests.translation_cases import build_and_mark_executed, check, edition
+from tools import translate
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tools"))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import translate  # noqa: E402
-from test_translations import build_and_mark_executed, check, edition, repo  # noqa: E402, F401 (the fixture)
 
 ENGLISH_NOTEBOOKS = translate.english_notebooks()
 CHINESE = re.compile(r"[\u3400-\u9fff\u3000-\u303f\uff00-\uffef]")  # Han, or Chinese punctuation
@@ -81,7 +79,7 @@ def test_every_code_cell_of_the_edition_is_the_english_program(path, language):
 
 @pytest.mark.parametrize("path", ENGLISH_NOTEBOOKS, ids=lambda p: p.stem)
 def test_code_catalogue_is_complete_and_up_to_date(path):
-    assert translate.code_catalogue_path(path).exists(), "run `python tools/translate.py skeleton zh-Hans NN`"
+    assert translate.code_catalogue_path(path).exists(), "run `python -m tools.translate skeleton zh-Hans NN`"
     assert translate.code_problems(path) == []
 
 

@@ -12,11 +12,11 @@ from decimal import Decimal, localcontext
 
 import numpy as np
 import pytest
-from reference import loop_attention
 
 import attnlib
 from attnlib import attention, causal_mask, data, padding_mask, softmax
 from attnlib.core import cosine_similarity
+from tests.reference import loop_attention
 
 
 def test_softmax_two_by_two_by_hand():

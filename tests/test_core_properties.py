@@ -8,10 +8,10 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
-from reference import loop_attention
 
 import attnlib
 from attnlib import attention, causal_mask, padding_mask, softmax
+from tests.reference import loop_attention
 
 
 @st.composite

@@ -5,7 +5,6 @@ verdict of the unwritten stub."""
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
 import nbformat
@@ -14,10 +13,9 @@ import pytest
 from attnlib.exercises import NOTEBOOKS, exercise_named
 from attnlib.exercises.tasks import exercise_task, puzzle_task
 from attnlib.i18n import set_language
+from tools import exercise_pages
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tools"))
-import exercise_pages  # noqa: E402
 
 pytestmark = pytest.mark.repo
 EDITIONS = {"en": ROOT / "notebooks", "zh-Hans": ROOT / "notebooks" / "zh-Hans",

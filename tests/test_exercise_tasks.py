@@ -16,11 +16,11 @@ from pathlib import Path
 import nbformat
 import numpy as np
 import pytest
-from catalogues import placeholders
 
 import attnlib
 from attnlib import exercises
 from attnlib.exercises import exercise_named
+from tests.catalogues import placeholders
 
 PACKAGE = Path(attnlib.__file__).parent
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"

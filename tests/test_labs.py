@@ -15,10 +15,9 @@ import numpy as np
 import pytest
 
 import attnlib
-from attnlib import data, labs, plot
+from attnlib import labs, plot
 from attnlib.labs import base
-
-X2 = np.array([[2.0, 0.5], [1.0, 2.0], [-1.0, 1.0]])  # the 2-D stand-in of notebook 03
+from tests.lab_cases import NAMES, X2, build, green_grass, toy
 
 
 @pytest.fixture(autouse=True)
@@ -29,41 +28,6 @@ def _style():
         yield
 
 
-def _toy():
-    d = data.load("zao_shang_hao")
-    return np.asarray(d["X"]), d["tokens"]
-
-
-def _green_grass():
-    d = data.load("green_grass")
-    X = np.array([[d["vocabulary"][w] for w in s] for s in (d["tokens"], d["second_tokens"])])
-    return X, [d["tokens"], d["second_tokens"]]
-
-
-def build(name: str) -> labs.Lab:
-    """The labs as the notebooks build them."""
-    if name == "dot_product":
-        return labs.make_dot_product_lab(angle=60, length_a=2.0, length_b=1.5)
-    if name == "softmax_scale":
-        X, tokens = _toy()
-        return labs.make_softmax_scale_lab(X @ X.T, tokens, scale=1.0, query=0)
-    if name == "convex_hull":
-        return labs.make_convex_hull_lab(X2, ["早", "上", "好"], scale=1.0)
-    if name == "dk":
-        return labs.make_dk_lab(rng=np.random.default_rng(0), d_k=64, scaled=False, n_keys=8)
-    if name == "mask":
-        X, tokens = _green_grass()
-        return labs.make_mask_lab(X, tokens, mask="both", lengths=[8, 5])
-    from attnlib import gpt
-    from attnlib.gpt.text import load_poems
-
-    arrays = data.load("tiny_gpt_tang")
-    config = gpt.config_from_arrays(arrays)
-    return labs.make_generation_lab(gpt.params_from_arrays(arrays, config), config, load_poems().tokenizer,
-                                    ["白日", "春风", "明月"], n_new=12, temperature=0.8, seed=0)
-
-
-NAMES = ["dot_product", "softmax_scale", "convex_hull", "dk", "mask", "generation"]
 
 
 @cache
@@ -203,7 +167,7 @@ def test_softmax_scale_lab_from_uniform_to_one_hot():
     assert uniform["entropy"] == pytest.approx(np.log(3))
     peaked = lab.frame(query=1, scale=10.0)
     assert peaked["largest"] > 0.99 and "on 上" in base.fill(lab.spec["readout"], peaked["fields"])
-    X, _ = _toy()
+    X, _ = toy()
     np.testing.assert_allclose(lab.frame(query=2, scale=2.5)["weights"], attnlib.softmax(2.5 * (X @ X.T)[2]))
 
 
@@ -258,7 +222,7 @@ def test_mask_lab_a_shorter_sequence_clamps_the_lengths():
 
 
 def test_mask_lab_refuses_bad_settings():
-    X, tokens = _green_grass()
+    X, tokens = green_grass()
     with pytest.raises(ValueError, match="mask must be one of"):
         labs.make_mask_lab(X, tokens, mask="future")
     with pytest.raises(ValueError, match="lengths in 1..seq_len"):
@@ -327,7 +291,7 @@ def test_notebooks_store_the_current_page_modules():
 
 
 def test_every_text_a_lab_writes_has_a_simplified_chinese_entry():
-    from test_plot import check_catalogue
+    from tests.catalogues import check_catalogue
 
     check_catalogue(Path(labs.__file__).parent, "labs")
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import numpy as np
-from exercise_tables import exercise_tests
 
 import attnlib
 from attnlib.exercises import masking
+from tests.exercise_tables import exercise_tests
 
 softmax = attnlib.softmax
 

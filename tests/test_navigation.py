@@ -1,6 +1,6 @@
 """The table of contents in 00 and the previous/next links agree with the notebooks' titles.
 
-The first test checks the real notebooks (run `python tools/make_navigation.py` when it fails).
+The first test checks the real notebooks (run `python -m tools.make_navigation` when it fails).
 The others run the generator on copies in a temporary folder, with a few small notebooks made up
 for the purpose, so they do not depend on how many notebooks the series has today.
 """
@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import json
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
 
+from tools import make_navigation as nav
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tools"))
-import make_navigation as nav  # noqa: E402
 
 START = ROOT / "notebooks" / "00_start_here.ipynb"
 
@@ -24,7 +23,7 @@ START = ROOT / "notebooks" / "00_start_here.ipynb"
 def test_real_notebooks_are_up_to_date():
     messages: list[str] = []
     status = nav.run(ROOT / "notebooks", check=True, log=messages.append)
-    assert status == 0, "\n".join(messages) + "\nfix: python tools/make_navigation.py"
+    assert status == 0, "\n".join(messages) + "\nfix: python -m tools.make_navigation"
 
 
 def make_notebook(path: Path, title: str, first_paragraph: str, n_cells: int = 2) -> None:

@@ -125,11 +125,8 @@ def test_pyproject_lists_every_package_and_maps_the_data_folder():
 def test_committed_archives_are_what_write_npz_writes(tmp_path):
     """Each data/*.npz, rewritten from its own arrays by the tools' write_npz, comes back byte for byte:
     so a rebuild with the same numbers gives the same file, and its SHA-256 can be compared."""
-    sys.path.insert(0, str(ROOT / "tools"))
-    try:
-        from artifacts import file_digest, write_npz
-    finally:
-        sys.path.remove(str(ROOT / "tools"))
+    from tools.artifacts import file_digest, write_npz
+
     archives = sorted((ROOT / "data").glob("*.npz"))
     assert archives
     for path in archives:

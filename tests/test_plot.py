@@ -8,26 +8,12 @@ import re
 from pathlib import Path
 
 import pytest
-from catalogues import marked, placeholders
 
 from attnlib import plot
+from tests.catalogues import LOCALE, check_catalogue, placeholders
 
 PACKAGE = Path(plot.__file__).parent  # the installed copy, when the tests run against the wheel
-LOCALE = PACKAGE.parent / "locale" / "zh-Hans"
 MODULES = ["style", "matrices", "vectors", "distributions", "models"]
-
-
-def check_catalogue(folder: Path, part: str) -> None:
-    catalogue = json.loads((LOCALE / f"{part}.json").read_text(encoding="utf-8"))
-    literals = marked(folder.glob("*.py"))
-    assert len(literals) >= 10, f"only {len(literals)} texts found in {folder}"
-    missing = [f"{text!r} ({where})" for text, where in literals.items() if text not in catalogue]
-    assert not missing, f"no zh-Hans entry in {part}.json for: {missing}"
-    for text in literals:
-        assert placeholders(catalogue[text]) == placeholders(text), f"{text!r}: placeholders differ"
-        assert re.findall(r"</?b>", catalogue[text]) == re.findall(r"</?b>", text), f"{text!r}: <b> differs"
-    unused = sorted(set(catalogue) - set(literals))
-    assert not unused, f"{part}.json has entries no code uses: {unused}"
 
 
 def test_every_text_plot_draws_has_a_simplified_chinese_entry():

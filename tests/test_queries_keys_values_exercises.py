@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from exercise_tables import exercise_tests
 
 import attnlib
 from attnlib.exercises import queries_keys_values as qkv
+from tests.exercise_tables import exercise_tests
 
 WRONG = {
     "check_scores": {

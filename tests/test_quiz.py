@@ -16,7 +16,6 @@ from pathlib import Path
 
 import pytest
 import traitlets
-from catalogues import marked, placeholders
 
 import attnlib
 from attnlib.labs.base import bundle
@@ -33,6 +32,7 @@ from attnlib.quiz import (
     quiz,
     shown,
 )
+from tests.catalogues import marked, placeholders
 
 PER_OPTION = {
     "prompt": "softmax([1, 2]) and softmax([11, 12]) are …",
@@ -329,9 +329,7 @@ def stored_quiz_notebook():
 
 
 def tools():
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
-    import build_slides
-    import offline_pages
+    from tools import build_slides, offline_pages
 
     return offline_pages, build_slides
 

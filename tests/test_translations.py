@@ -11,104 +11,31 @@ from __future__ import annotations
 import collections
 import json
 import re
-import sys
 import warnings
 from pathlib import Path
 
 import nbformat
 import pytest
 
+from tests.translation_cases import (
+    HANS_INTRO,
+    INTRO,
+    SETUP,
+    build_and_mark_executed,
+    check,
+    edit_english,
+    edition,
+    entry,
+)
+from tools import make_cjk_font, make_navigation, translate
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tools"))
-import make_cjk_font  # noqa: E402
-import make_navigation  # noqa: E402
-import translate  # noqa: E402
 
 GLOSSARY = ROOT / "docs" / "glossary.md"
 HAN = re.compile(r"[\u3400-\u9fff]")
 
 
-# --- the machinery, on a made-up series -------------------------------------------------------------
-
-INTRO = "# 01 · Demo\n\nA row of $X$ is one token.\nCall `f(x)` to see it.\n\n![a figure](figures/a.svg)"
-NOTES = "Ask the room: which row is longest?"
-SETUP = "import numpy as np\n\nimport attnlib\n\nrng = np.random.default_rng(0)"
-
-
-def english_notebook() -> nbformat.NotebookNode:
-    nb = nbformat.v4.new_notebook()
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    nb.cells = [
-        nbformat.v4.new_markdown_cell(INTRO, id="intro"),
-        nbformat.v4.new_markdown_cell(NOTES, id="notes", metadata={"slideshow": {"slide_type": "notes"}}),
-        nbformat.v4.new_code_cell(SETUP, id="setup"),
-        nbformat.v4.new_code_cell("print(np.round(rng.random(2), 3))", id="work"),
-    ]
-    return nb
-
-
-def entry(cell_id: str, text: str, english: str) -> str:
-    return f"<!-- cell {cell_id} · en {translate.english_hash(english)} -->\n{text}\n"
-
-
-HANS_INTRO = "# 01 · 演示\n\n$X$ 的一{行}是一个词元。\n调用 `f(x)` 看看，数据就在这里。\n\n![图](figures/a.svg)"
-HANS_NOTES = "问大家：哪一{行}最长？"
-
-
-@pytest.fixture
-def repo(tmp_path, monkeypatch):
-    """A repository with one English notebook, its zh-Hans catalogue, overrides and a library catalogue."""
-    notebooks = tmp_path / "notebooks"
-    (notebooks / "translations" / "zh-Hans").mkdir(parents=True)
-    nbformat.write(english_notebook(), notebooks / "01_demo.ipynb")
-    (notebooks / "translations" / "zh-Hans" / "01_demo.md").write_text(
-        entry("intro", HANS_INTRO, INTRO) + "\n" + entry("notes", HANS_NOTES, NOTES), encoding="utf-8"
-    )
-    (notebooks / "translations" / "zh-Hant-overrides.tsv").write_text(
-        "# comment\n資料\t數據\n資料集\t資料集合\n", encoding="utf-8"
-    )
-    locale = tmp_path / "attnlib" / "locale"
-    (locale / "zh-Hans").mkdir(parents=True)
-    (locale / "zh-Hans" / "plot.json").write_text(
-        json.dumps({"weights · d_k={d_k}": "权重 · d_k={d_k}", "one row per token": "每个词元一{行}"}),
-        encoding="utf-8",
-    )
-    for name, value in [
-        ("ROOT", tmp_path),
-        ("NOTEBOOKS", notebooks),
-        ("CATALOGUES", notebooks / "translations"),
-        ("OVERRIDES", notebooks / "translations" / "zh-Hant-overrides.tsv"),
-        ("LOCALE", locale),
-    ]:
-        monkeypatch.setattr(translate, name, value)
-    return tmp_path
-
-
-def check(log: list[str] | None = None) -> tuple[int, str]:
-    messages: list[str] = []
-    status = translate.check(log=messages.append)
-    return status, "\n".join(messages)
-
-
-def build_and_mark_executed() -> None:
-    """Build, then record the code as executed (running a kernel is `execute`'s job, not this test's)."""
-    translate.build(log=lambda _: None)
-    for language in translate.EDITIONS:
-        path = translate.NOTEBOOKS / language / "01_demo.ipynb"
-        nb = nbformat.read(path, as_version=4)
-        nb.metadata[translate.EDITION_KEY]["executed_code"] = translate.code_hash(nb)
-        translate.write_nb(nb, path)
-
-
-def edit_english(repo: Path, cell_id: str, text: str) -> None:
-    path = repo / "notebooks" / "01_demo.ipynb"
-    nb = nbformat.read(path, as_version=4)
-    next(c for c in nb.cells if c.id == cell_id).source = text
-    nbformat.write(nb, path)
-
-
-def edition(repo: Path, language: str) -> nbformat.NotebookNode:
-    return nbformat.read(repo / "notebooks" / language / "01_demo.ipynb", as_version=4)
+# --- the machinery, on a made-up series (tests/translation_cases.py; the `repo` fixture: tests/conftest.py)
 
 
 def test_fresh_catalogue_and_editions_pass(repo):
@@ -423,7 +350,7 @@ PUBLISHING = ("build_site.py", "build_slides.py", "make_navigation.py")  # the t
 
 
 def test_every_word_the_publishing_tools_write_has_one_simplified_chinese_entry():
-    from catalogues import marked, placeholders
+    from tests.catalogues import marked, placeholders
 
     catalogue = library_catalogues()[ROOT / "attnlib" / "locale" / "zh-Hans" / "publishing.json"]
     words = marked(ROOT / "tools" / name for name in PUBLISHING)
@@ -437,10 +364,8 @@ def test_every_word_the_publishing_tools_write_has_one_simplified_chinese_entry(
 
 
 def test_the_words_of_the_site_slides_and_navigation_of_zh_hant_are_the_conversion_of_zh_hans():
-    import build_site
-    import build_slides
-
     from attnlib.i18n import translated
+    from tools import build_site, build_slides
 
     for words in (build_site.WORDS, build_slides.INDEX_WORDS):
         assert {k: translate.to_traditional(v) for k, v in words["zh-Hans"].items()} == words["zh-Hant"]
@@ -465,7 +390,7 @@ def font_cmap() -> dict[int, str]:
 def test_font_covers_every_character_the_editions_show():
     cmap = font_cmap()
     missing = "".join(sorted(c for c in make_cjk_font.text_characters() | set("綠們機權語") if ord(c) not in cmap))
-    assert not missing, f"the bundled font lacks {missing}: run `python tools/make_cjk_font.py`"
+    assert not missing, f"the bundled font lacks {missing}: run `python -m tools.make_cjk_font`"
     assert make_cjk_font.OUTPUT_FONT.stat().st_size < make_cjk_font.MAX_BYTES
 
 
@@ -497,15 +422,11 @@ def test_every_translated_string_draws_with_no_missing_glyph(tmp_path):
     assert len(strings) > 100
 
 
-def test_committed_font_is_what_the_script_builds(tmp_path):
+def test_committed_font_is_what_the_script_builds(tmp_path, all_npm_packages):
     """Byte-identical: the committed subset is up to date with the text, and the build is deterministic."""
-    try:  # npm fetches the pinned font package once into .cache/ (CI has npm; a laptop without it skips)
-        tarball = make_cjk_font.fetch_npm_tarball(make_cjk_font.NPM_VERSION, make_cjk_font.CACHE_DIR)
-    except SystemExit as why:
-        pytest.skip(f"needs the font package from npm: {why}")
-    out = tmp_path / "font.ttf"
-    make_cjk_font.main(["--source", str(tarball), "--output", str(out)])
-    assert out.read_bytes() == make_cjk_font.OUTPUT_FONT.read_bytes(), "rerun `python tools/make_cjk_font.py`"
+    out = tmp_path / "font.ttf"  # from the pinned font package, installed by the fixture (npm ci)
+    make_cjk_font.main(["--output", str(out)])
+    assert out.read_bytes() == make_cjk_font.OUTPUT_FONT.read_bytes(), "rerun `python -m tools.make_cjk_font`"
 
 
 # --- the editions as executed ----------------------------------------------------------------------
@@ -528,7 +449,7 @@ def printed_numbers(cell) -> list[str]:
 @pytest.mark.parametrize("language", translate.EDITIONS)
 def test_editions_print_the_same_numbers_as_the_english(path, language):
     edition_path = ROOT / "notebooks" / language / path.name
-    assert edition_path.exists(), "run `python tools/translate.py build` and `execute`"
+    assert edition_path.exists(), "run `python -m tools.translate build` and `execute`"
     english = {c.id: c for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code"}
     differ = []
     for cell in nbformat.read(edition_path, as_version=4).cells:

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from catalogues import marked, placeholders
 
 import attnlib
 from attnlib import exercises
 from attnlib.exercises import masking, pipeline, queries_keys_values
 from attnlib.exercises.pipeline import OneOf
+from tests.catalogues import marked, placeholders
 
 PACKAGE = Path(attnlib.__file__).parent  # the installed copy, when the tests run against the wheel
 SOURCES = sorted((PACKAGE / "exercises").glob("*.py"))

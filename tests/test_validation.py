@@ -15,10 +15,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from catalogues import marked, placeholders
 
 import attnlib
 from attnlib import additive_mask, attention, causal_mask, i18n, padding_mask, softmax, validation
+from tests.catalogues import marked, placeholders
 
 Q = np.ones((3, 4))
 K = np.ones((5, 4))

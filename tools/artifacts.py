@@ -5,8 +5,8 @@ same bytes (names in sorted order, fixed zip timestamps and permissions, one com
 a rebuild can be compared with the committed file by its SHA-256. ``file_digest`` hashes a file
 (a source a tool checks before it trusts it, or a file it wrote).
 
-The tools run as scripts (``python tools/<name>.py``), which puts this folder on ``sys.path``:
-they import it as ``from artifacts import write_npz, file_digest``.
+The tools are one package, run from the repository's root as ``python -m tools.<name>``; they import
+this as ``from .artifacts import write_npz, file_digest``.
 """
 
 from __future__ import annotations
@@ -60,8 +60,8 @@ def write_npz(path: Path, arrays: dict[str, np.ndarray]) -> None:
 def file_digest(path: Path, algorithm: str = "sha256") -> hashlib._Hash:
     """The ``hashlib`` digest of a file's bytes (call ``.hexdigest()`` or ``.digest()`` on it).
 
-    ``algorithm`` is any name ``hashlib.new`` knows: ``"sha256"`` for the digests pinned in the
-    tools, ``"sha512"`` for npm's integrity strings, ``"sha1"`` for npm's older shasum.
+    ``algorithm`` is any name ``hashlib.new`` knows; the tools pin ``"sha256"`` digests (npm packages are
+    checked by npm itself, against package-lock.json).
     """
     digest = hashlib.new(algorithm)
     with Path(path).open("rb") as handle:

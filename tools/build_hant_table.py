@@ -16,7 +16,7 @@ a few characters has no phrase for a phrase table to improve.
 
 Run from the repository root with the project's environment (``opencc`` is a tools dependency)::
 
-    .venv/bin/python tools/build_hant_table.py
+    .venv/bin/python -m tools.build_hant_table
 
 The output is deterministic (sorted keys).
 """
@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -35,7 +34,6 @@ OUT = ROOT / "data" / "tang_vocab_hant.json"
 def build() -> dict:
     import opencc
 
-    sys.path.insert(0, str(ROOT))
     from attnlib.gpt.text import load_poems
 
     vocab = load_poems().tokenizer.vocab

@@ -1,6 +1,6 @@
 """Write a website of the series that works from disk or from any static web host, with no Python.
 
-    python tools/build_site.py [--out build/site] [NOTEBOOK ...]     (or: make site)
+    python -m tools.build_site [--out build/site] [NOTEBOOK ...]     (or: make site)
 
 One page per notebook, `NN_name.html`, made by nbconvert from the outputs stored in the notebook (nothing
 is re-run), and `index.html`, the table of contents: each notebook's title and first paragraph. The Chinese
@@ -16,10 +16,10 @@ editions (`notebooks/zh-Hans/`, `notebooks/zh-Hant/`) get the same pages in `<ou
   page runs no math JavaScript; figures are PNG files beside the page (`figures/<page>/`), fetched as the
   reader comes near them; links between notebooks lead to the pages, and a bar at the top of every page
   links to the index and the previous and next page.
-- Nothing is loaded from outside the folder: MathJax and MiniSearch are fetched once with `npm pack` into
-  `.cache/slides/` (the cache `make slides` uses), checked against their pinned sha512, and the few files a
-  page uses (MathJax's fonts, the search) copied to `<out>/vendor/` with their licences, beside the CJK font
-  that attnlib bundles (SIL OFL 1.1).
+- Nothing is loaded from outside the folder: MathJax and MiniSearch are installed once by `npm ci` into
+  `node_modules/` (tools/npm.py, as for `make slides`; npm checks them against package-lock.json), and the
+  few files a page uses (MathJax's fonts, the search) copied to `<out>/vendor/` with their licences, beside
+  the CJK font that attnlib bundles (SIL OFL 1.1).
   The page style is nbconvert's JupyterLab stylesheet (BSD-3-Clause, written once to `assets/`) and
   `assets/site.css`; it, the page template and the index are files in `tools/templates/`.
 """
@@ -35,18 +35,14 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-import exercise_pages
-import offline_pages
-import site_search
-from offline_pages import MATHJAX, ROOT, AssetError, Package, notebook_title
-
 from attnlib.i18n import LANGUAGES, N_, translated
+
+from . import exercise_pages, offline_pages, site_search
+from .offline_pages import MATHJAX, ROOT, AssetError, Package, notebook_title
 
 # The search of the series (MIT). Its UMD build is a classic script, which loads from file://.
 MINISEARCH = Package(
     "minisearch",
-    "7.2.0",
-    "sha512-dqT2XBYUOZOiC5t2HRnwADjhNS2cecp9u+TJRiJ1Qp/f5qjkeT5APcGPjHw+bz89Ms8Jp+cG4AlE+QZ/QnDglg==",
     ("LICENSE.txt", "dist/umd/index.js"),
 )
 MINISEARCH_URL = f"vendor/{MINISEARCH.folder}/dist/umd/index.js"
@@ -274,9 +270,9 @@ def build(notebooks: list[Path], out: Path, log=print, prune: bool = False) -> l
 
     Returns the notebook pages. With prune, pages in out whose notebook is not in the list are deleted.
     """
-    offline_pages.fetch(PACKAGES, offline_pages.CACHE, "make site", log)
+    offline_pages.install("make site", log)
     out.mkdir(parents=True, exist_ok=True)
-    offline_pages.copy(PACKAGES, offline_pages.CACHE, out)
+    offline_pages.copy(PACKAGES, out)
     exporter = make_exporter()
     assets = out / "assets"
     assets.mkdir(exist_ok=True)

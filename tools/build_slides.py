@@ -1,6 +1,6 @@
 """Write reveal.js slides of every notebook that work with no network at all.
 
-    python tools/build_slides.py [--out build/slides] [NOTEBOOK ...]     (or: make slides)
+    python -m tools.build_slides [--out build/slides] [NOTEBOOK ...]     (or: make slides)
 
 nbconvert's slides load reveal.js, require.js, jQuery and MathJax from CDNs, so in a lecture hall
 without internet they fall back to a flat page with raw LaTeX. Here the template loads one library from
@@ -17,11 +17,11 @@ widget manager is loaded. Each lab is drawn live on its slide from the state the
 same ES module as in JupyterLab (`offline_pages.static_outputs`, shared with the website), and so is each
 quiz: the room votes, the lecturer clicks the answer and the slide shows the feedback.
 No PyPI package ships either npm package in a usable form (jupyter-server-mathjax has MathJax 2 only,
-jupyterlab-rise a webpack bundle), so the npm packages are fetched once, at build time, with
-`npm pack` into `.cache/slides/` (tools/offline_pages.py, shared with `make site`), checked against the
-pinned sha512, and only the files the slides use are copied to `<out>/vendor/` with their licences
+jupyterlab-rise a webpack bundle), so the npm packages are installed once, at build time, by
+`npm ci` from the lockfile into `node_modules/` (tools/npm.py, shared with `make site`; npm checks each
+tarball's sha512), and only the files the slides use are copied to `<out>/vendor/` with their licences
 (about 1.2 MB: reveal.js and MathJax's fonts, plus the 2.6 MB font).
-Presenting needs no network; only the first build needs npm (later builds reuse the cache).
+Presenting needs no network; only the first build needs npm (later builds reuse node_modules/).
 The Chinese editions (`notebooks/zh-Hans/`, `notebooks/zh-Hant/`) get their decks in `<out>/zh-Hans/` and
 `<out>/zh-Hant/` (one shared `vendor/`); every deck and index has a switch to the other languages.
 Figures are embedded in the HTML as data: URIs (plots and Markdown images alike).
@@ -37,14 +37,13 @@ from __future__ import annotations
 import copy
 import html
 import re
-import shutil  # noqa: F401  (tests/test_build_slides.py stands in for npm through these two)
-import subprocess  # noqa: F401
 import sys
 from pathlib import Path
 
-import exercise_pages
-import offline_pages
-from offline_pages import (  # noqa: F401  (names the tests use)
+from attnlib.i18n import LANGUAGES, N_, translated
+
+from . import exercise_pages, offline_pages
+from .offline_pages import (  # noqa: F401  (names the tests use)
     CJK_FONT,
     MATHJAX,
     NOTEBOOK_LINK,
@@ -55,14 +54,8 @@ from offline_pages import (  # noqa: F401  (names the tests use)
     notebook_title,
 )
 
-from attnlib.i18n import LANGUAGES, N_, translated
-
-CACHE = offline_pages.CACHE
-
 REVEAL = Package(
     "reveal.js",
-    "4.0.2",
-    "sha512-LWZSUenufF1gpD7npxJ7KfoQQFKgc1D6XrLTFgKlwWNP1BQ74hT48KONFWMAw+8R/QUeaScCLCLrBVHDfFIEiw==",
     (
         "LICENSE",
         "dist/reveal.js",
@@ -84,19 +77,15 @@ INDEX = "slides_index.html.j2"
 LAB_NOTE = offline_pages.WIDGET_NOTE  # a widget that is neither a lab nor has a static form
 
 
-def assets_cached() -> bool:
-    return offline_pages.cached(PACKAGES, CACHE)
-
-
 def fetch_assets(log=print) -> None:
-    """Put the pinned npm tarballs into .cache/slides/ (a no-op once they are there and intact)."""
-    offline_pages.fetch(PACKAGES, CACHE, "make slides", log)
+    """Install the pinned npm packages into node_modules/ (a no-op once they are there and current)."""
+    offline_pages.install("make slides", log)
 
 
 def copy_assets(out: Path, root: str = "") -> dict[str, str]:
     """Extract only the files the slides use into out/vendor/; return their URLs relative to out
     (to a folder of out with ``root="../"``)."""
-    offline_pages.copy(PACKAGES, CACHE, out)
+    offline_pages.copy(PACKAGES, out)
     return asset_urls(root)
 
 

@@ -13,9 +13,9 @@ public domain everywhere. The digital edition is 全唐诗 (Complete Tang Poems)
 
 What the build does
 -------------------
-1. ``npm pack chinese-poetry@2.0.1`` into ``.cache/`` (or ``--source`` a tarball you already have),
-   checked against the pinned SHA-1 that the npm registry publishes for it.
-2. Reads ``package/dist/quantangshi/poet.tang.<N>.json`` in the order of N (Traditional characters)
+1. Takes the pinned npm package ``chinese-poetry`` (package.json; installed by ``npm ci`` into
+   ``node_modules/`` by ``tools/npm.py`` when it is not there; npm checks its sha512).
+2. Reads ``dist/quantangshi/poet.tang.<N>.json`` in the order of N (Traditional characters)
    and keeps the poems that are, after removing spaces, 4 or 8 lines of 5 characters with the
    punctuation ，。，。…
 3. Converts them to Simplified characters with OpenCC's ``t2s`` configuration and keeps those whose
@@ -29,7 +29,7 @@ Run from the repository root, in a separate virtualenv with the build-time packa
 
     python3 -m venv .cache/tools-venv
     .cache/tools-venv/bin/pip install opencc==1.4.2
-    .cache/tools-venv/bin/python tools/build_tang_poems.py
+    .cache/tools-venv/bin/python -m tools.build_tang_poems
 
 The output is deterministic: rerunning it rewrites a byte-identical file.
 """
@@ -37,45 +37,29 @@ The output is deterministic: rerunning it rewrites a byte-identical file.
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import re
-import subprocess
-import tarfile
 from collections import Counter
 from pathlib import Path
 
-from artifacts import file_digest
+from . import npm
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "data" / "tang_poems.json"
-PACKAGE = "chinese-poetry@2.0.1"
-TARBALL_SHA1 = "b6e7e60d0accac7c723d066a5c360549aab8299d"
-MEMBERS = re.compile(r"package/dist/quantangshi/poet\.tang\.(\d+)\.json")
+PACKAGE = "chinese-poetry"  # pinned in package.json (tools/npm.py)
+BOOKS = re.compile(r"poet\.tang\.(\d+)\.json")
 SHAPE = re.compile(r"^([^，。]{5}，[^，。]{5}。){2}(([^，。]{5}，[^，。]{5}。){2})?$")
 VOCAB_SIZE = 2000
 
 
-def fetch_tarball(source: Path | None) -> bytes:
-    if source is None:
-        cache = ROOT / ".cache" / "npm"
-        cache.mkdir(parents=True, exist_ok=True)
-        name = (
-            subprocess.run(
-                ["npm", "pack", PACKAGE, "--silent", "--cache", str(cache / "npm-cache")],
-                cwd=cache,
-                check=True,
-                capture_output=True,
-                text=True,
-            )
-            .stdout.strip()
-            .splitlines()[-1]
-        )
-        source = cache / name
-    digest = file_digest(source, "sha1").hexdigest()
-    if digest != TARBALL_SHA1:
-        raise SystemExit(f"{source}: SHA-1 {digest}, expected {TARBALL_SHA1} for {PACKAGE}")
-    return source.read_bytes()
+def books() -> list[list[dict]]:
+    """The files ``dist/quantangshi/poet.tang.<N>.json`` of the pinned package, in the order of N."""
+    try:
+        folder = npm.package_dir(PACKAGE, "python -m tools.build_tang_poems") / "dist" / "quantangshi"
+    except npm.NpmError as err:
+        raise SystemExit(str(err)) from err
+    found = sorted((int(m.group(1)), path) for path in folder.iterdir() if (m := BOOKS.fullmatch(path.name)))
+    return [json.loads(path.read_text(encoding="utf-8")) for _, path in found]
 
 
 def in_gb2312(text: str) -> bool:
@@ -86,35 +70,30 @@ def in_gb2312(text: str) -> bool:
     return True
 
 
-def build(tarball: bytes) -> dict:
+def build(books: list[list[dict]]) -> dict:
     import opencc  # build-time only
 
     convert = opencc.OpenCC("t2s").convert
     candidates, seen = [], set()
-    with tarfile.open(fileobj=io.BytesIO(tarball)) as tar:
-        members = sorted(
-            (m for m in tar.getmembers() if MEMBERS.fullmatch(m.name)),
-            key=lambda m: int(MEMBERS.fullmatch(m.name).group(1)),
-        )
-        for member in members:
-            for poem in json.load(tar.extractfile(member)):
-                text = "".join(ch for ch in "".join(poem["paragraphs"]) if not ch.isspace())
-                if not SHAPE.match(text):
-                    continue
-                text = convert(text)
-                hanzi = text.replace("，", "").replace("。", "")
-                if text in seen or not in_gb2312(text) or not all("\u4e00" <= ch <= "\u9fff" for ch in hanzi):
-                    continue
-                seen.add(text)
-                candidates.append(
-                    {"title": convert(poem["title"]), "author": convert(poem["author"]), "text": text}
-                )
+    for book in books:
+        for poem in book:
+            text = "".join(ch for ch in "".join(poem["paragraphs"]) if not ch.isspace())
+            if not SHAPE.match(text):
+                continue
+            text = convert(text)
+            hanzi = text.replace("，", "").replace("。", "")
+            if text in seen or not in_gb2312(text) or not all("\u4e00" <= ch <= "\u9fff" for ch in hanzi):
+                continue
+            seen.add(text)
+            candidates.append(
+                {"title": convert(poem["title"]), "author": convert(poem["author"]), "text": text}
+            )
     counts = Counter(ch for p in candidates for ch in p["text"])
     common = {ch for ch, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:VOCAB_SIZE]}
     poems = [p for p in candidates if set(p["text"]) <= common]
     return {
         "description": "five-character Tang poems of 4 or 8 lines from 全唐诗, Simplified characters",
-        "origin": f"npm package {PACKAGE}, files dist/quantangshi/poet.tang.*.json, "
+        "origin": f"npm package {PACKAGE}@{npm.version(PACKAGE)}, files dist/quantangshi/poet.tang.*.json, "
         "converted with OpenCC t2s",
         "licence": "poems: public domain (Tang dynasty, 618-907); digital edition: MIT, (c) 2016 JackeyGao",
         "columns": ["title", "author", "text"],
@@ -123,10 +102,8 @@ def build(tarball: bytes) -> dict:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--source", type=Path, help="a chinese-poetry-2.0.1.tgz already on disk")
-    args = parser.parse_args()
-    corpus = build(fetch_tarball(args.source))
+    argparse.ArgumentParser(description=__doc__.split("\n")[0]).parse_args()
+    corpus = build(books())
     head = json.dumps({k: v for k, v in corpus.items() if k != "poems"}, ensure_ascii=False, indent=1)
     rows = ",\n".join(json.dumps(row, ensure_ascii=False, separators=(",", ":")) for row in corpus["poems"])
     OUT.write_text(head[:-2] + ',\n "poems": [\n' + rows + "\n]\n}\n", encoding="utf-8")  # one poem a line

@@ -6,7 +6,7 @@
 4. cells stay small: code cells at most 15 lines (median at most 6 per notebook), prose cells at
    most 150 words outside tables and formulas.
 
-Usage: python tools/check_notebooks.py [NOTEBOOK ...]   (default: every notebook in notebooks/)
+Usage: python -m tools.check_notebooks [NOTEBOOK ...]   (default: every notebook in notebooks/)
 """
 
 from __future__ import annotations

@@ -16,10 +16,10 @@ import html
 import re
 from pathlib import Path
 
-import offline_pages
-
 from attnlib.exercises.tasks import Task, exercise_task, puzzle_task
 from attnlib.i18n import set_language
+
+from . import offline_pages
 
 # `exercises.check_x(my_function)` as the last statement of an exercise cell
 CHECK = re.compile(r"^exercises\.(check_\w+)\((\w+)\)\s*$", re.M)

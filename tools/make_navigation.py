@@ -1,7 +1,7 @@
 """Write the table of contents in 00 and the previous/next links of every notebook from their titles.
 
-    python tools/make_navigation.py            # rewrite what is out of date
-    python tools/make_navigation.py --check    # change nothing; exit 1 if anything is out of date
+    python -m tools.make_navigation            # rewrite what is out of date
+    python -m tools.make_navigation --check    # change nothing; exit 1 if anything is out of date
 
 The series is every `notebooks/NN_name.ipynb`, and its editions in other languages are the notebooks of
 the same names in `notebooks/zh-Hans/` and `notebooks/zh-Hant/` (written by tools/translate.py, which calls
@@ -280,7 +280,7 @@ def run(folder: Path, check: bool, log=print) -> int:
         log(f"error: {err}")
         return 2
     if check and stale:
-        log(f"{stale} notebook(s) out of date: run `python tools/make_navigation.py`")
+        log(f"{stale} notebook(s) out of date: run `python -m tools.make_navigation`")
         return 1
     log(f"{total} notebooks: navigation {'up to date' if check or not stale else 'written'}")
     return 0

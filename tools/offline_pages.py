@@ -1,7 +1,7 @@
 """What the offline slides (`make slides`) and the website (`make site`) share.
 
-- Pinned npm packages: fetched once with `npm pack` into `.cache/slides/` (one cache for both builds),
-  checked against the sha512 the npm registry publishes, and only the files a page uses copied next to it.
+- Pinned npm packages: installed by `npm ci` from the lockfile into node_modules/ (`tools/npm.py`, the
+  tools' one npm path; npm checks each tarball's sha512), and only the files a page uses copied next to it.
 - MathJax 3.2.2 (Apache-2.0), run once in Node when a page or a deck is built (`typeset`,
   `typeset_math.mjs`): a reader's browser gets formulas ready to draw and runs no math JavaScript.
 - The CJK font that attnlib bundles (Noto Sans SC subset, SIL OFL 1.1), copied beside the pages.
@@ -18,26 +18,22 @@
 from __future__ import annotations
 
 import argparse
-import base64
 import json
 import re
 import shutil
 import subprocess
 import sys
-import tarfile
-import tempfile
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from artifacts import file_digest
-
 from attnlib.i18n import LANGUAGE_NAMES, LANGUAGES
 
+from . import npm
+
 ROOT = Path(__file__).resolve().parent.parent
-CACHE = ROOT / ".cache" / "slides"
 CJK_FONT = ROOT / "attnlib" / "fonts" / "NotoSansSC-Subset.ttf"  # SIL OFL 1.1, OFL.txt beside it
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
@@ -52,33 +48,28 @@ WIDGET_NOTE = (
 
 
 class AssetError(RuntimeError):
-    """The JavaScript libraries are neither in the cache nor obtainable with npm."""
+    """What the pages are built with cannot be had (a pinned npm package, a template) or cannot be read."""
 
 
 @dataclass(frozen=True)
 class Package:
-    """An npm package pinned by version and by the sha512 of its tarball, and the files we use from it."""
+    """A pinned npm package (its version in package-lock.json) and the files the pages use from it."""
 
     name: str
-    version: str
-    integrity: str  # dist.integrity as published in the npm registry
-    files: tuple[str, ...]  # paths (globs) inside the tarball's package/ folder
+    files: tuple[str, ...]  # paths (globs) inside the package's folder
+
+    @property
+    def version(self) -> str:
+        return npm.version(self.name)
 
     @property
     def folder(self) -> str:
+        """Its folder in a build's vendor/: name and version, so that a new version is a new URL."""
         return f"{self.name}-{self.version}"
 
-    def tarball(self, cache: Path) -> Path:
-        return cache / f"{self.folder}.tgz"
 
-
-MATHJAX = Package(
-    "mathjax",
-    "3.2.2",
-    "sha512-Bt+SSVU8eBG27zChVewOicYs7Xsdt40qm4+UpHyX7k0/O9NliPc+x77k1/FEsPsjKPZGJvtRZM1vO+geW0OhGw==",
-    ("LICENSE", "es5/output/chtml/fonts/woff-v2/*.woff"),  # a page fetches only the fonts its formulas use
-)
-MATHJAX_FONTS = f"vendor/{MATHJAX.folder}/es5/output/chtml/fonts/woff-v2"
+MATHJAX = Package("mathjax", ("LICENSE", "es5/output/chtml/fonts/woff-v2/*.woff"))  # a page fetches only
+MATHJAX_FONTS = f"vendor/{MATHJAX.folder}/es5/output/chtml/fonts/woff-v2"  # the fonts its formulas use
 TYPESET_JS = Path(__file__).with_name("typeset_math.mjs")
 CJK_URL = f"vendor/noto-sans-sc/{CJK_FONT.name}"
 
@@ -106,76 +97,44 @@ def render(name: str, **context: Any) -> str:
     return environment.get_template(name).render(**context)
 
 
-def sha512(path: Path) -> str:
-    return "sha512-" + base64.b64encode(file_digest(path, "sha512").digest()).decode()
-
-
-def cached(packages: Iterable[Package], cache: Path) -> bool:
-    return all(p.tarball(cache).exists() and sha512(p.tarball(cache)) == p.integrity for p in packages)
-
-
-def fetch(packages: Iterable[Package], cache: Path, command: str, log: Callable[[str], Any] = print) -> None:
-    """Put the pinned npm tarballs into ``cache`` (a no-op once they are there and intact).
+def install(command: str, log: Callable[[str], Any] = print) -> None:
+    """Install the pinned npm packages the pages are built with (``npm ci``; a no-op once they are there).
 
     ``command`` names what needs them in the error message ("make slides", "make site").
     """
-    cache.mkdir(parents=True, exist_ok=True)
-    for package in packages:
-        tarball = package.tarball(cache)
-        if tarball.exists() and sha512(tarball) == package.integrity:
-            continue
-        npm = shutil.which("npm")
-        if npm is None:
-            shown = cache.relative_to(ROOT) if cache.is_relative_to(ROOT) else cache
-            raise AssetError(
-                f"`{command}` needs npm once, to fetch {package.name}@{package.version} into {shown}/ "
-                "(the pages it writes need no network). "
-                "Install Node.js and npm (Debian/Ubuntu: apt-get install npm) and run it again."
-            )
-        spec = f"{package.name}@{package.version}"
-        log(f"fetching {spec} with npm pack")
-        with tempfile.TemporaryDirectory() as tmp:
-            done = subprocess.run(
-                [npm, "pack", "--silent", spec], cwd=tmp, capture_output=True, text=True, check=False
-            )
-            packed = list(Path(tmp).glob("*.tgz"))
-            if done.returncode != 0 or len(packed) != 1:
-                raise AssetError(f"npm pack {spec} failed:\n{done.stderr.strip()}")
-            got = sha512(packed[0])
-            if got != package.integrity:
-                raise AssetError(f"{spec}: tarball hash {got} differs from the pinned {package.integrity}")
-            shutil.move(str(packed[0]), tarball)
+    try:
+        npm.install(command, log=log)
+    except npm.NpmError as err:
+        raise AssetError(str(err)) from err
 
 
-def copy(packages: Iterable[Package], cache: Path, out: Path) -> None:
-    """Extract only the files the pages use into out/vendor/, and the CJK font with its licence."""
+def copy(packages: Iterable[Package], out: Path) -> None:
+    """Copy only the files the pages use into out/vendor/, and the CJK font with its licence."""
     vendor = out / "vendor"
     for package in packages:
-        target = vendor / package.folder
+        source, target = npm.MODULES / package.name, vendor / package.folder
         shutil.rmtree(target, ignore_errors=True)
-        with tarfile.open(package.tarball(cache)) as tar:
-            members = [m for m in tar.getmembers() if m.isfile()]
-            for pattern in package.files:
-                chosen = [m for m in members if Path(m.name).match(f"package/{pattern}")]
-                if not chosen:
-                    raise AssetError(f"{package.folder}: no file matches {pattern}")
-                for member in chosen:
-                    dest = target / Path(member.name).relative_to("package")
-                    dest.parent.mkdir(parents=True, exist_ok=True)
-                    dest.write_bytes(tar.extractfile(member).read())
+        for pattern in package.files:
+            chosen = [path for path in source.glob(pattern) if path.is_file()]
+            if not chosen:
+                raise AssetError(f"{package.folder}: no file matches {pattern}")
+            for path in chosen:
+                dest = target / path.relative_to(source)
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(path, dest)
     fonts = vendor / "noto-sans-sc"
     fonts.mkdir(parents=True, exist_ok=True)
     for name in (CJK_FONT.name, "OFL.txt"):
         shutil.copyfile(CJK_FONT.parent / name, fonts / name)
 
 
-def typeset(pages: Mapping[Path, str], cache: Path = CACHE) -> int:
+def typeset(pages: Mapping[Path, str]) -> int:
     """Typeset, in place, the formulas of built pages: ``{page: URL of MathJax's fonts from that page}``.
 
-    MathJax runs once, in Node, from the pinned tarball in ``cache`` (``fetch`` it first), and writes
-    each formula as HTML with a hidden MathML copy for screen readers, and each page a stylesheet of
-    its own. Raises AssetError naming the page and the TeX of any formula MathJax cannot read.
-    Returns the number of formulas.
+    MathJax runs once, in Node, from the pinned package in node_modules/ (installed first if need be),
+    and writes each formula as HTML with a hidden MathML copy for screen readers, and each page a
+    stylesheet of its own. Raises AssetError naming the page and the TeX of any formula MathJax cannot
+    read. Returns the number of formulas.
     """
     node = shutil.which("node")
     if node is None:
@@ -183,17 +142,10 @@ def typeset(pages: Mapping[Path, str], cache: Path = CACHE) -> int:
             "Building the pages typesets their formulas with Node.js, which was not found. "
             "Install it (Debian/Ubuntu: apt-get install nodejs) and run the build again."
         )
-    folder = cache / MATHJAX.folder
-    if not (folder / "es5" / "node-main.js").is_file():
-        with tarfile.open(MATHJAX.tarball(cache)) as tar:
-            for member in tar.getmembers():
-                if member.isfile() and member.name.startswith("package/es5/"):
-                    dest = folder / Path(member.name).relative_to("package")
-                    dest.parent.mkdir(parents=True, exist_ok=True)
-                    dest.write_bytes(tar.extractfile(member).read())
+    install("typesetting the formulas")
     job = {"pages": [{"path": str(path), "fonts": fonts} for path, fonts in pages.items()]}
     done = subprocess.run(
-        [node, str(TYPESET_JS), str(folder)],
+        [node, str(TYPESET_JS), str(npm.MODULES / MATHJAX.name)],
         input=json.dumps(job), capture_output=True, text=True, check=False,
     )  # fmt: skip
     if done.returncode != 0:

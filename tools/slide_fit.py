@@ -1,6 +1,6 @@
 """Which slides of the offline decks run past the edge of the screen.
 
-    python tools/slide_fit.py [build/slides] [--size 1280x720 --size 1024x768]
+    python -m tools.slide_fit [build/slides] [--size 1280x720 --size 1024x768]
 
 Opens every `*.slides.html` of the folder (as written by `make slides`) in chromium, once per deck, and
 walks its slides with `Reveal.slide(h, v)` at each screen size (transitions off). For every slide it measures
@@ -139,9 +139,9 @@ def main(argv: list[str] | None = None) -> int:
     if not decks:
         print(f"no decks in {args.folder}: run make slides", file=sys.stderr)
         return 2
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "browser"))
-    from helpers import CHROMIUM_FLAGS
     from playwright.sync_api import sync_playwright
+
+    from .browser.helpers import CHROMIUM_FLAGS
 
     total, problems = 0, []
     with sync_playwright() as p:

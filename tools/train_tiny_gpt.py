@@ -16,8 +16,8 @@ poems, computed in float64 from the stored float32 weights, which notebook 09 ch
 Run from the repository root with the project's environment (numpy only; about ten minutes, the two
 models side by side on 2 cores)::
 
-    OPENBLAS_NUM_THREADS=1 .venv/bin/python tools/train_tiny_gpt.py --only causal &
-    OPENBLAS_NUM_THREADS=1 .venv/bin/python tools/train_tiny_gpt.py --only peeking
+    OPENBLAS_NUM_THREADS=1 .venv/bin/python -m tools.train_tiny_gpt --only causal &
+    OPENBLAS_NUM_THREADS=1 .venv/bin/python -m tools.train_tiny_gpt --only peeking
 
 The run is seeded: on the same machine, with one BLAS thread, rerunning it writes the same numbers
 (the order of a multi-threaded BLAS sum may change the last bits, and over 3,000 steps the weights).
@@ -30,10 +30,11 @@ import time
 from pathlib import Path
 
 import numpy as np
-from artifacts import write_npz
 
 from attnlib import gpt
 from attnlib.gpt.text import load_poems
+
+from .artifacts import write_npz
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUTS = {True: ROOT / "data" / "tiny_gpt_tang.npz", False: ROOT / "data" / "tiny_gpt_tang_peeking.npz"}

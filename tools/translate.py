@@ -1,10 +1,10 @@
 """The Chinese editions of the series, built from the English notebooks and the translation catalogues.
 
-    python tools/translate.py skeleton zh-Hans NN ...   # an entry (English text) per cell the catalogues lack
-    python tools/translate.py stamp zh-Hans NN CELL ... # "I updated these entries": hash := today's English
-    python tools/translate.py build [NN ...]            # notebooks/zh-Han?/, attnlib/locale/zh-Hant/
-    python tools/translate.py execute [NN ...]          # run the Chinese notebooks, store their outputs
-    python tools/translate.py check                     # change nothing; exit 1 naming what is stale
+    python -m tools.translate skeleton zh-Hans NN ...   # an entry (English text) per cell the catalogues lack
+    python -m tools.translate stamp zh-Hans NN CELL ... # "I updated these entries": hash := today's English
+    python -m tools.translate build [NN ...]            # notebooks/zh-Han?/, attnlib/locale/zh-Hant/
+    python -m tools.translate execute [NN ...]          # run the Chinese notebooks, store their outputs
+    python -m tools.translate check                     # change nothing; exit 1 naming what is stale
 
 One source, the English notebooks. The catalogue of a notebook is
 ``notebooks/translations/zh-Hans/<notebook stem>.md``: one entry per Markdown cell of the English notebook
@@ -688,7 +688,7 @@ def code_problems(path: Path, language: str = SOURCE_LANGUAGE) -> list[str]:
             if code_candidates(cell.source, names_used(english, cell.id)):
                 found.append(
                     f"{name}: code cell {cell.id}: no entry (its comments or shown strings are new): run "
-                    f"`python tools/translate.py skeleton {language} {number}`, translate it, stamp it"
+                    f"`python -m tools.translate skeleton {language} {number}`, translate it, stamp it"
                 )
             continue
         if entry.en_hash != english_hash(cell.source):
@@ -696,7 +696,7 @@ def code_problems(path: Path, language: str = SOURCE_LANGUAGE) -> list[str]:
                 f"{name}: code cell {cell.id}: stale: the English code changed since it was translated "
                 f"(entry en {entry.en_hash}, English now {english_hash(cell.source)}); update the pairs, "
                 f"then "
-                f"`python tools/translate.py stamp {language} {number} {cell.id}`"
+                f"`python -m tools.translate stamp {language} {number} {cell.id}`"
             )
             continue
         absent = [english for english, _ in entry.pairs if english not in cell.source]
@@ -819,8 +819,7 @@ def write_nb(nb, path: Path) -> None:
 
 def built_editions(paths: list[Path], strict: bool = True) -> dict[Path, object]:
     """Every edition notebook as `build` writes it, navigation included, for the English `paths`."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    import make_navigation
+    from . import make_navigation
 
     overrides = read_overrides()
     out = {}
@@ -912,7 +911,7 @@ def catalogue_problems(path: Path, language: str = SOURCE_LANGUAGE) -> list[str]
     if not where.exists():
         return [
             f"{name}: no catalogue for {path.name}: "
-            f"run `python tools/translate.py skeleton {language} {number}`"
+            f"run `python -m tools.translate skeleton {language} {number}`"
         ]
     entries = read_catalogue(where)
     cells = translatable(english)
@@ -922,13 +921,13 @@ def catalogue_problems(path: Path, language: str = SOURCE_LANGUAGE) -> list[str]
         if entry is None:
             found.append(
                 f"{name}: cell {cell.id}: no entry (a new English cell): "
-                f"run `python tools/translate.py skeleton {language} {number}`, translate it, stamp it"
+                f"run `python -m tools.translate skeleton {language} {number}`, translate it, stamp it"
             )
         elif entry.en_hash != cell_hash(cell):
             found.append(
                 f"{name}: cell {cell.id}: stale: the English cell changed since it was translated "
                 f"(entry en {entry.en_hash}, English now {cell_hash(cell)}); update the translation, then "
-                f"`python tools/translate.py stamp {language} {number} {cell.id}`"
+                f"`python -m tools.translate stamp {language} {number} {cell.id}`"
             )
         elif TOC_START in cell.source and TOC_START not in entry.text:
             found.append(f"{name}: cell {cell.id}: the entry lost the marker {TOC_START}")
@@ -945,7 +944,7 @@ def edition_problems(paths: list[Path]) -> list[str]:
         name = target.relative_to(ROOT)
         stored = read_nb(target)
         if stored is None:
-            found.append(f"{name}: missing: run `python tools/translate.py build`")
+            found.append(f"{name}: missing: run `python -m tools.translate build`")
             continue
         new, old = source_view(nb), source_view(stored)
         if new != old:
@@ -955,14 +954,14 @@ def edition_problems(paths: list[Path]) -> list[str]:
             if differ:
                 what = f"cell {differ[0]}" + (f" and {len(differ) - 1} more" if len(differ) > 1 else "")
             found.append(
-                f"{name}: out of date with its sources ({what}): run `python tools/translate.py build`"
+                f"{name}: out of date with its sources ({what}): run `python -m tools.translate build`"
             )
             continue
         executed = stored.metadata.get(EDITION_KEY, {}).get("executed_code")
         if executed != code_hash(stored):
             found.append(
                 f"{name}: its code changed since its outputs were stored: "
-                f"run `python tools/translate.py execute {target.name[:2]}`"
+                f"run `python -m tools.translate execute {target.name[:2]}`"
             )
     for language in EDITIONS:
         for extra in sorted((NOTEBOOKS / language).glob("*.ipynb")):
@@ -978,10 +977,10 @@ def locale_problems() -> list[str]:
         if not target.exists() or target.read_text(encoding="utf-8") != text:
             found.append(
                 f"{target.relative_to(ROOT)}: out of date with {source.relative_to(ROOT)}: "
-                "run `python tools/translate.py build`"
+                "run `python -m tools.translate build`"
             )
     for extra in sorted(set((LOCALE / "zh-Hant").glob("*.json")) - set(wanted)):
-        found.append(f"{extra.relative_to(ROOT)}: no zh-Hans source: run `python tools/translate.py build`")
+        found.append(f"{extra.relative_to(ROOT)}: no zh-Hans source: run `python -m tools.translate build`")
     return found
 
 

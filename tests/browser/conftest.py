@@ -3,7 +3,7 @@
 Where no chromium is installed (a learner's laptop) these tests are skipped with the reason;
 in CI (``CI`` set) a missing browser is a failure, never a skip.
 On failure, a screenshot of the page is saved under ``test-artifacts/`` and named in the report.
-The server and page helpers live in ``helpers.py`` (the latency benchmark uses them too).
+The server and page helpers live in ``tools.browser.helpers`` (the slide check and the benchmarks use them too).
 """
 
 from __future__ import annotations
@@ -15,13 +15,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from helpers import (
+
+from tests.harness import missing
+from tools.browser.helpers import (
     CHROMIUM_FLAGS,
     NOTEBOOKS,
     JupyterLab,
     NotebookRun,
     open_notebook,
-    require_assets,
     run_all,
     running_jupyter_lab,
     shut_down,
@@ -47,20 +48,14 @@ def require_chromium() -> str:
     reason = "no chromium found (install Debian's `chromium` package to run the browser tests)"
     if os.environ.get("CHROMIUM"):
         reason = f"no chromium at CHROMIUM={os.environ['CHROMIUM']}"
-    if os.environ.get("CI"):
-        pytest.fail(f"{reason}; CI must run them: .ci/run installs it")
-    pytest.skip(reason)
+    missing(reason)
 
 
 @pytest.fixture(scope="session")
-def site(tmp_path_factory) -> Path:
+def site(tmp_path_factory, page_packages) -> Path:
     """The website of every notebook of the three editions, built once per session (tools/build_site.py)."""
-    import sys
+    from tools import build_site
 
-    sys.path.insert(0, str(ROOT / "tools"))
-    import build_site
-
-    require_assets(build_site.PACKAGES, "the site")
     notebooks = [p for folder in (NOTEBOOKS, NOTEBOOKS / "zh-Hans", NOTEBOOKS / "zh-Hant")
                  for p in sorted(folder.glob("[0-9][0-9]_*.ipynb"))]
     out = tmp_path_factory.mktemp("site")

@@ -10,15 +10,14 @@ something to operate are shown one by one.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
-from helpers import FONTS_READY_JS, require_assets, show_slide_of
+
+from tools import build_slides
+from tools.browser.helpers import FONTS_READY_JS, show_slide_of
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tools"))
-import build_slides  # noqa: E402
 
 EDITIONS = ("", "zh-Hans/", "zh-Hant/")
 NOTEBOOKS = [f"{folder}{p.stem}" for folder in EDITIONS
@@ -34,9 +33,8 @@ def axe():
 
 
 @pytest.fixture(scope="module")
-def all_decks(tmp_path_factory) -> Path:
+def all_decks(tmp_path_factory, page_packages) -> Path:
     """The decks of the three editions (one shared vendor/)."""
-    require_assets(build_slides.PACKAGES, "the slides")
     out = tmp_path_factory.mktemp("a11y-slides")
     notebooks = [ROOT / "notebooks" / f"{name}.ipynb" for name in NOTEBOOKS]
     build_slides.build(notebooks, out, log=lambda *_: None)

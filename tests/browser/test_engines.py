@@ -12,23 +12,18 @@ set) that is a failure: .ci/run installs ``firefox-esr``, ``webkit2gtk-driver`` 
 
 from __future__ import annotations
 
-import os
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
-from engines import ENGINES, PACKAGES, missing
-from lab_checks import COMPARE_JS, KEYS, LEGIBLE_JS, PHONE_COLUMN, WRITE_JS, expected, lab_page
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from test_labs import NAMES, build  # noqa: E402
-
-import attnlib  # noqa: E402
-from attnlib import plot  # noqa: E402
-from attnlib.gpt.text import load_poems  # noqa: E402
-from attnlib.labs import make_live_gpt_lab  # noqa: E402
-from attnlib.labs.live_gpt import half, models, write  # noqa: E402
+import attnlib
+from attnlib import plot
+from attnlib.gpt.text import load_poems
+from attnlib.labs import make_live_gpt_lab
+from attnlib.labs.live_gpt import half, models, write
+from tests import harness
+from tests.browser.lab_checks import COMPARE_JS, KEYS, LEGIBLE_JS, PHONE_COLUMN, WRITE_JS, expected, lab_page
+from tests.lab_cases import NAMES, build
+from tools.browser.engines import ENGINES, PACKAGES, missing
 
 # Waits until `selector` is on the page (the labs mount after their module runs), up to 20 s.
 WAIT_JS = """async (selector) => {
@@ -42,10 +37,7 @@ def engine(request, tmp_path_factory):
     name = request.param
     why = missing(name)
     if why:
-        reason = f"{why} (Debian: apt-get install {PACKAGES[name]})"
-        if os.environ.get("CI"):
-            pytest.fail(f"{reason}; CI must run the {name} tests: .ci/run installs it")
-        pytest.skip(reason)
+        harness.missing(f"{why} (Debian: apt-get install {PACKAGES[name]})")
     browser = ENGINES[name](tmp_path_factory.mktemp(name))
     browser.viewport(1280, 900)
     yield browser

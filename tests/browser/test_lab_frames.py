@@ -9,19 +9,14 @@ could drift: where the page computes (the softmax of the d_k and mask labs), it 
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from lab_checks import COMPARE_JS, KEYS, LEGIBLE_JS, PHONE_COLUMN, expected, lab_page  # noqa: E402
-from test_labs import NAMES, build  # noqa: E402
-
-import attnlib  # noqa: E402
-from attnlib import labs, plot  # noqa: E402
-from attnlib.labs.base import KIT  # noqa: E402
+import attnlib
+from attnlib import labs, plot
+from attnlib.labs.base import KIT
+from tests.browser.lab_checks import COMPARE_JS, KEYS, LEGIBLE_JS, PHONE_COLUMN, expected, lab_page
+from tests.lab_cases import NAMES, build
 
 
 @pytest.mark.parametrize("language", ["en", "zh-Hans"])

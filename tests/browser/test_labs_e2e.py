@@ -15,12 +15,21 @@ import json
 import time
 
 import pytest
-from helpers import AS_PAGE_HTML, LAB_SELECTOR, NOTEBOOKS, in_kernel, lab_cells, notebook_names, walk_labs
+
+from tools.browser.helpers import (
+    AS_PAGE_HTML,
+    LAB_SELECTOR,
+    NOTEBOOKS,
+    in_kernel,
+    lab_cells,
+    notebook_names,
+    walk_labs,
+)
 
 
 def with_labs() -> list[str]:
     names = [n for n in notebook_names() if lab_cells(NOTEBOOKS / n)]
-    return names or [pytest.param("none", marks=pytest.mark.skip(reason="no notebook has a lab yet"))]
+    return names or ["none"]  # a failure: the series has labs
 
 
 def kernel_values(page) -> dict:

@@ -14,12 +14,12 @@ import base64
 
 import numpy as np
 import pytest
-from lab_checks import WRITE_JS
 
 from attnlib import gpt
 from attnlib.gpt.text import load_poems
 from attnlib.labs import make_live_gpt_lab, mount_html
 from attnlib.labs.live_gpt import half, models, problem, write
+from tests.browser.lab_checks import WRITE_JS
 
 SELECTOR = '.attn-lab[data-lab="live_gpt"]'
 N_PROMPTS = 24

@@ -9,7 +9,8 @@ The page stays open for the lab tests of the same notebook (tests/browser/confte
 from __future__ import annotations
 
 import pytest
-from helpers import notebook_names
+
+from tools.browser.helpers import notebook_names
 
 
 @pytest.mark.parametrize("notebook", notebook_names())

@@ -15,28 +15,24 @@ The offline decks of one notebook are built for each language: on the quiz's sli
 answered wrong then right with the same checks, the arrow keys used inside the quiz choose options and
 never change the slide, and the quiz with every feedback line showing still fits its 1280×720 slide.
 
-Building needs the pinned MathJax (and, for the decks, reveal.js) tarballs in .cache/slides/ or npm to
-fetch them; without either the tests are skipped with the reason (a learner's machine), and in CI they
-fail instead.
+Building needs the pinned npm packages in node_modules/ or npm to install them (the ``page_packages``
+fixture); without either the tests are skipped with the reason (a learner's machine), and in CI they fail.
 """
 
 from __future__ import annotations
 
 import json
 import re
-import sys
 from pathlib import Path
 
 import pytest
-from helpers import NOTEBOOKS, Watch, on_its_slide, require_assets, show_slide_of
 
 import attnlib
 from attnlib.quiz import as_html, feedback, quiz
+from tools import build_slides, offline_pages
+from tools.browser.helpers import NOTEBOOKS, Watch, on_its_slide, show_slide_of
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tools"))
-import build_slides  # noqa: E402
-import offline_pages  # noqa: E402
 
 LANGUAGES = ("en", "zh-Hans", "zh-Hant")
 QUIZ_CALL = re.compile(r"\bquiz\.quiz\((\d+)\)")
@@ -60,9 +56,8 @@ def with_quizzes() -> list[tuple[str, Path]]:
 
 
 @pytest.fixture(scope="session")
-def quiz_decks(tmp_path_factory) -> dict[str, Path]:
+def quiz_decks(tmp_path_factory, page_packages) -> dict[str, Path]:
     """The deck of the first notebook with a quiz, in each language."""
-    require_assets(build_slides.PACKAGES, "the slides")
     first = next(p for p in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")) if quiz_number(p) is not None)
     paths = [edition(lang) / first.name for lang in LANGUAGES]
     out = tmp_path_factory.mktemp("quiz-slides")
@@ -249,7 +244,8 @@ def test_the_quiz_in_jupyterlab_follows_python_both_ways(browser, jupyter_lab):
     """A click reaches the kernel (``q.choices``, ``q.note``), ``q.answer`` from Python moves the page, and
     the arrow keys in the quiz choose an option without moving the notebook's active cell."""
     import nbformat
-    from helpers import in_kernel, open_notebook, run_all, shut_down
+
+    from tools.browser.helpers import in_kernel, open_notebook, run_all, shut_down
 
     nb = nbformat.v4.new_notebook()
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}

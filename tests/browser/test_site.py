@@ -11,40 +11,37 @@ back, a menu through every option and with the arrow keys. After each change the
 be the page's own frame at that setting, filled in by Python's ``attnlib.labs.base.fill`` (that the
 frames themselves agree with attnlib at every setting is tests/browser/test_lab_frames.py's job).
 
-Building needs the pinned MathJax tarball in .cache/slides/ or npm to fetch it; without either the tests
-are skipped with the reason (a learner's machine), and in CI they fail instead.
+Building needs the pinned npm packages in node_modules/ or npm to install them (the ``page_packages``
+fixture); without either the tests are skipped with the reason (a learner's machine), and in CI they fail.
 """
 
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import nbformat
 import pytest
-from helpers import CJK_FONT_LOADED_JS, FONTS_READY_JS, MARK_CHINESE_JS, Watch, platform_fonts, walk_labs
+
+from tests.browser.page_checks import PROSE_JS, RAW_TEX, stored_labs, with_labs
+from tools import build_site, offline_pages
+from tools.browser.helpers import (
+    CJK_FONT_LOADED_JS,
+    FONTS_READY_JS,
+    MARK_CHINESE_JS,
+    Watch,
+    platform_fonts,
+    walk_labs,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tools"))
-import build_site  # noqa: E402
-import offline_pages  # noqa: E402
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 # The Chinese editions go into the site as well, in <site>/zh-Hans/ and <site>/zh-Hant/; one page of each is
 # opened in the browser.
 EDITION_NOTEBOOKS = sorted((ROOT / "notebooks").glob("zh-Han[st]/[0-9][0-9]_*.ipynb"))
 EDITIONS = [ROOT / "notebooks" / lang / "01_inner_products.ipynb" for lang in ("zh-Hans", "zh-Hant")]
-RAW_TEX = re.compile(r"\$\$|\\(frac|sqrt|mathrm|top|infty|left|right)\b")
-
-# Prose of a page (Markdown cells, text outputs of quizzes, the index) with code and typeset math removed.
-PROSE_JS = """() => Array.from(document.querySelectorAll('.jp-RenderedMarkdown, .site-index main')).map(el => {
-    const copy = el.cloneNode(true);
-    copy.querySelectorAll('code, pre, mjx-container, script, style').forEach(n => n.remove());
-    return copy.textContent;
-}).join('\\n')"""
-
 
 # Every image of the page, fetched now (figures load lazily, as the reader comes near them): [src, decoded].
 IMAGES_JS = """async () => Promise.all(Array.from(document.images, async (img) => {
@@ -52,15 +49,6 @@ IMAGES_JS = """async () => Promise.all(Array.from(document.images, async (img) =
     try { await img.decode(); } catch (e) { /* reported below */ }
     return [img.getAttribute('src').slice(0, 40), img.complete && img.naturalWidth > 0];
 }))"""
-
-
-def stored_labs(path: Path) -> int:
-    """How many lab outputs the notebook stores (widget views whose stored model is a lab)."""
-    nb = nbformat.read(path, as_version=4)
-    state = nb.metadata.get("widgets", {}).get(offline_pages.WIDGET_STATE, {}).get("state", {})
-    views = [o["data"][offline_pages.WIDGET_VIEW]["model_id"] for c in nb.cells if c.cell_type == "code"
-             for o in c.get("outputs", []) if offline_pages.WIDGET_VIEW in o.get("data", {})]
-    return sum(offline_pages.lab_state(state.get(m)) is not None for m in views)
 
 
 def has_math(path: Path) -> bool:
@@ -123,13 +111,9 @@ def test_page_works_offline(page, site, name):
 
 # ---- every control of every lab ---------------------------------------------------------------------
 
-def with_labs() -> list:
-    found = [p for p in NOTEBOOKS if stored_labs(p)]
-    return found or [pytest.param(None, marks=pytest.mark.skip(reason="no notebook stores a lab"))]
-
-
 @pytest.mark.parametrize("notebook", with_labs(), ids=lambda p: p.stem if p else "none")
 def test_every_control_of_every_lab_moves_picture_and_readout(page, site, notebook):
+    assert notebook is not None, "no notebook stores a lab"
     watch = Watch(page)
     page.goto((site / f"{notebook.stem}.html").as_uri())
     page.wait_for_function("() => document.querySelectorAll('.attn-lab').length > 0")
@@ -143,8 +127,7 @@ def test_every_control_of_every_lab_moves_picture_and_readout(page, site, notebo
 def test_lab_state_on_the_page_is_the_stored_state(page, site):
     """The page draws the lab from the spec and values the notebook stored, unchanged."""
     notebook = next((p for p in NOTEBOOKS if stored_labs(p)), None)
-    if notebook is None:
-        pytest.skip("no notebook stores a lab")
+    assert notebook is not None, "no notebook stores a lab"
     nb = nbformat.read(notebook, as_version=4)
     state = nb.metadata["widgets"][offline_pages.WIDGET_STATE]["state"]
     stored = [lab for m in state.values() if (lab := offline_pages.lab_state(m))]
@@ -160,7 +143,7 @@ def test_lab_state_on_the_page_is_the_stored_state(page, site):
 
 @pytest.mark.parametrize("edition", EDITIONS, ids=lambda p: p.parent.name)
 def test_chinese_page_works_offline_and_switches_language(page, site, edition):
-    assert edition.exists(), f"{edition.relative_to(ROOT)} is missing: run `python tools/translate.py build`"
+    assert edition.exists(), f"{edition.relative_to(ROOT)} is missing: run `python -m tools.translate build`"
     lang = edition.parent.name
     watch = Watch(page)
     page.goto((site / lang / f"{edition.stem}.html").as_uri())

@@ -10,33 +10,30 @@ Every lab fits its slide (1280×800) without scrolling. On two decks (a menu and
 and linked sliders in 06) every control of every lab is moved with the keyboard (the walk of
 tests/browser/test_site.py): the picture and the readout follow, and the arrow keys move the focused
 control, never the slides. Tab never leaves the slide on screen, and on a lab's slide its first stop is the lab.
-Building needs the pinned reveal.js and MathJax tarballs in .cache/slides/ or npm to fetch them; without
-either the tests are skipped with the reason (a learner's machine), and in CI they fail instead.
+The decks are built with the pinned npm packages (the ``page_packages`` fixture of tests/conftest.py).
 """
 
 from __future__ import annotations
 
 import json
 import re
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tools"))
-import build_slides  # noqa: E402
-import slide_fit  # noqa: E402
-from helpers import (  # noqa: E402
+from tests.browser.page_checks import PROSE_JS, RAW_TEX, stored_labs, with_labs
+from tools import build_slides, slide_fit
+from tools.browser.helpers import (
     CJK_FONT_LOADED_JS,
     FONTS_READY_JS,
     MARK_CHINESE_JS,
     on_its_slide,
     platform_fonts,
-    require_assets,
     show_slide_of,
+    walk_labs,
 )
-from test_site import PROSE_JS, RAW_TEX, stored_labs, walk_labs, with_labs  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 
@@ -54,8 +51,7 @@ def notebook_has(path: Path, what: str) -> bool:
 
 
 @pytest.fixture(scope="module")
-def decks(tmp_path_factory) -> dict[str, Path]:
-    require_assets(build_slides.PACKAGES, "the slides")
+def decks(tmp_path_factory, page_packages) -> dict[str, Path]:
     out = tmp_path_factory.mktemp("slides")
     built = build_slides.build(NOTEBOOKS, out, log=lambda *_: None)
     return {deck.name.removesuffix(".slides.html"): deck for deck in built}
@@ -117,6 +113,7 @@ WALKED = ("02_", "06_")  # every control kind between them: a menu, sliders, tog
 @pytest.mark.parametrize("notebook", with_labs(), ids=lambda p: p.stem if p else "none")
 def test_a_lab_on_a_slide_fits_and_moves_with_the_keyboard_not_the_slides(page, decks, notebook):
     """Every lab fits its slide; on two decks every control is walked through with the keys."""
+    assert notebook is not None, "no notebook stores a lab"
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.route(re.compile(r"^(?!file:|data:).*"), lambda route: route.abort())
@@ -171,6 +168,7 @@ def test_tab_stays_on_the_slide_on_screen(page, decks):
 def test_the_first_tab_stop_on_a_labs_slide_is_the_lab(page, decks, notebook):
     """Arriving on a lab's slide, one Tab puts the lecturer on its first control (no cell, ¶ link or
     output of the slide before it)."""
+    assert notebook is not None, "no notebook stores a lab"
     uri = decks[notebook.stem].as_uri()
     page.goto(uri)
     page.wait_for_function("() => window.Reveal && Reveal.isReady()", timeout=15_000)
@@ -237,7 +235,7 @@ def edition_decks(decks, tmp_path_factory) -> Path:
     """Notebook 01 in all three languages: <out>/, <out>/zh-Hans/, <out>/zh-Hant/ (one shared vendor/)."""
     out = tmp_path_factory.mktemp("edition-slides")
     missing = [p for p in EDITIONS if not p.exists()]
-    assert not missing, f"{missing} missing: run `python tools/translate.py build`"
+    assert not missing, f"{missing} missing: run `python -m tools.translate build`"
     build_slides.build([ROOT / "notebooks" / EDITIONS[0].name, *EDITIONS], out, log=lambda *_: None)
     return out
 

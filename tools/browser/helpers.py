@@ -1,11 +1,11 @@
-"""Page helpers for the browser tests and the slider-latency benchmark.
+"""Page helpers for the browser tests, the slide check and the benchmarks.
 
 JupyterLab: start a server on a folder, open a notebook, wait until its kernel is *really* idle
 (the toolbar says "idle" before the kernel can take a Run All, which is then silently dropped),
 run every cell, wait until the run really finished, and collect what went wrong.
 
 Pages opened from disk (the site, the decks): ``Watch`` records every request and script error and
-refuses the network; ``require_assets`` skips (or, in CI, fails) where the pinned npm packages are missing.
+refuses the network.
 
 Labs (``attnlib.labs.Lab``, drawn in the page: ``.attn-lab`` with its controls, an ``svg.figure`` and a
 readout): find them, move every control with the keyboard as a learner would, and read the setting,
@@ -545,21 +545,6 @@ class Watch:
         assert not off_disk, f"requests left the machine: {off_disk[:5]}"
         assert not self.failed, f"files missing next to the pages: {self.failed[:5]}"
         assert not self.errors, "\n".join(self.errors[:5])
-
-
-def require_assets(packages, what: str) -> None:
-    """Skip (a learner's machine) or fail (CI) when the pinned npm packages are neither cached nor
-    obtainable with npm."""
-    import shutil
-
-    import offline_pages  # tools/ (on the path of every test module that builds pages)
-    import pytest
-
-    if not offline_pages.cached(packages, offline_pages.CACHE) and shutil.which("npm") is None:
-        reason = f"{what} needs its pinned npm packages: no copy in .cache/slides/ and no npm to fetch them"
-        if os.environ.get("CI"):
-            pytest.fail(f"{reason}; CI must build it")
-        pytest.skip(reason)
 
 
 # ---- a reveal.js deck -------------------------------------------------------------------------------------

@@ -1,0 +1,1 @@
+"""Tests in real browsers (chromium through Playwright; Firefox and WebKit through WebDriver)."""
