@@ -10,6 +10,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.axes import Axes
 
+from ..core import masked_scores
 from ..i18n import tr
 from ..validation import check_positive_int
 from .matrices import heatmap
@@ -99,7 +100,7 @@ def generation_attention(
                              sharey=True, squeeze=False, layout="constrained")
     head_name = tr("head {head}")
     for head, ax in enumerate(axes[0]):
-        data = np.where(future, -np.inf, w[:, layer, head])
+        data = masked_scores(w[:, layer, head], ~future)  # grey: keys not generated yet
         heatmap(data, rows, keys, ax=ax, annot=False, cbar=head == n_heads - 1,
                 title=head_name.format(head=head), xlabel=tr("key (context so far)"),
                 ylabel=tr("chosen token, probability") if head == 0 else "")

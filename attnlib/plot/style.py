@@ -1,27 +1,23 @@
-"""The look every figure shares: fonts, colours, the figure factory, numbers, and a figure's parts.
+"""The look every figure shares: fonts, colours, the figure factory, numbers.
 
 - ``use_style()``: seaborn's clean theme, readable sizes, and fonts that write Chinese.
 - One colour convention: ``KINDS`` (weights on a fixed [0, 1] map, signed numbers on a diverging
   map centred on 0), one colour per token (``token_colour``), grey for masked cells.
 - ``new_figure``: the one figure factory (outside pyplot, on its own Agg canvas).
 - ``number``: the one number formatter, used by every figure and every lab (``kit.js`` mirrors it).
-- ``keep_parts`` / ``parts``: a picture keeps the artists its ``update_*`` function moves.
 """
 
 from __future__ import annotations
 
 import io
 import re
-import weakref
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import matplotlib as mpl
 import numpy as np
 import seaborn as sns
 from matplotlib import font_manager
-from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
@@ -217,30 +213,3 @@ def digits_of(fmt: str) -> int:
     if not found:
         raise ValueError(f"fmt must be a fixed-point format such as '.2f'; got {fmt!r}")
     return int(found[1])
-
-
-# ---- the parts of a picture ---------------------------------------------------------------------------
-# A picture drawn by a helper keeps the artists its update function moves, under the picture's name,
-# next to the axes (a weak reference: the parts go when the axes go). Nothing is parsed back from text.
-_PARTS: weakref.WeakKeyDictionary[Axes, dict[str, SimpleNamespace]] = weakref.WeakKeyDictionary()
-
-
-def keep_parts(ax: Axes, picture: str, **parts: Any) -> SimpleNamespace:
-    """Remember the artists (and sizes) of ``picture`` drawn on ``ax``, for its update function.
-
-    Taught in: 01 §1
-    """
-    kept = SimpleNamespace(**parts)
-    _PARTS.setdefault(ax, {})[picture] = kept
-    return kept
-
-
-def parts(ax: Axes, picture: str) -> SimpleNamespace:
-    """The artists of ``picture`` kept by :func:`keep_parts`; ValueError when ``ax`` has none.
-
-    Taught in: 01 §1
-    """
-    found = _PARTS.get(ax, {}).get(picture)
-    if found is None:
-        raise ValueError(f"ax holds no picture drawn by {picture}")
-    return found
