@@ -33,8 +33,6 @@ def available() -> list[str]:
     list of str
         The file names without their suffix (``.json`` or ``.npz``), sorted; empty when the data
         folder is missing.
-
-    Taught in: 00 §5
     """
     if not DATA_DIR.is_dir():
         return []

@@ -65,16 +65,12 @@ class set_language:  # noqa: N801 (called like a function: `set_language("zh-Han
 
 def language() -> str:
     """The language attnlib writes in now: one of :data:`LANGUAGES`.
-
-    Taught in: 00 §2
     """
     return _current[0]
 
 
 def resolve_markup(text: str, name: str) -> str:
     """`text` with the ``{行}``/``{列}`` markup (a matrix row/column) in the words of language `name`.
-
-    Taught in: 00 §2
     """
     for mark, word in MARKUP.get(name, {}).items():
         text = text.replace(mark, word)
@@ -97,15 +93,11 @@ def tr(text: str) -> str:
 
     Placeholders such as ``{d_k}`` are kept, so translate first and ``.format`` after:
     ``tr("weights · d_k={d_k}").format(d_k=4)``.
-
-    Taught in: 00 §2
     """
     return catalogue(_current[0]).get(text, text)
 
 
 def N_(text: str) -> str:  # noqa: N802 (the gettext name for "translate later")
     """Mark `text` for translation where it is stored; :func:`tr` translates it where it is shown.
-
-    Taught in: 00 §2
     """
     return text

@@ -58,7 +58,7 @@ _KEYS = {"prompt", "options", "answer", "explain"}
 class Question:
     """One multiple-choice question; ``explanations`` has one entry per option, or exactly one.
 
-    Taught in: 00 §Check your understanding
+    Serves: the quiz at the end of each notebook, not called in the notebooks by name.
     """
 
     prompt: str
@@ -123,7 +123,7 @@ def feedback(question: Question, choice: int) -> tuple[bool, str]:
     text : str
         "Right." or "Not quite." and the explanation of that option (or of the right answer).
 
-    Taught in: 00 §Check your understanding
+    Serves: the quiz at the end of each notebook, not called in the notebooks by name.
     """
     right = choice == question.answer
     verdict = shown(RIGHT if right else WRONG)
@@ -143,7 +143,7 @@ def _sentences(first: str, second: str) -> str:
 def shown(text: str) -> str:
     """``text`` in the current language, as the learner reads it.
 
-    Taught in: 00 §Check your understanding
+    Serves: the quiz at the end of each notebook, not called in the notebooks by name.
     """
     return tr(text)
 
@@ -185,7 +185,7 @@ class Quiz(anywidget.AnyWidget):
         ``{"choices": [...]}``: the option picked for each question (``None``: not answered yet),
         synced with the page both ways.
 
-    Taught in: 00 §Check your understanding
+    Serves: the quiz at the end of each notebook, not called in the notebooks by name.
     """
 
     _esm = traitlets.Unicode().tag(sync=True)

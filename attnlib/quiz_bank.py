@@ -640,7 +640,7 @@ def for_notebook(number: int) -> list[dict[str, Any]]:
     ValueError
         When there is no quiz for ``number``; the message names the numbers that exist.
 
-    Taught in: 00 §Check your understanding
+    Serves: the quiz at the end of each notebook, not called in the notebooks by name.
     """
     if number not in QUIZZES:
         raise ValueError(f"no quiz for notebook {number!r}; there are quizzes for {sorted(QUIZZES)}")

@@ -69,8 +69,6 @@ def as_float_array(x: Any, name: str, *, expected: str) -> np.ndarray:
 
     Shapes:
         x (any) -> (same)
-
-    Taught in: 02 §3
     """
     try:
         arr = np.asarray(x)
@@ -111,8 +109,6 @@ def check_min_ndim(arr: np.ndarray, name: str, *, expected: str, min_ndim: int =
 
     Shapes:
         arr (at least min_ndim axes)
-
-    Taught in: 01 §3
     """
     if arr.ndim < min_ndim:
         hint = tr(" (a single vector? wrap it as a 1-row matrix: x[None, :])") if arr.ndim == 1 else ""
@@ -139,8 +135,6 @@ def first_index(flags: np.ndarray) -> tuple[int, ...]:
 
     Shapes:
         flags (...) -> (ndim,)
-
-    Taught in: 06 §6
     """
     return tuple(int(i) for i in np.unravel_index(int(np.argmax(flags)), np.shape(flags)))
 
@@ -168,8 +162,6 @@ def check_finite(arr: np.ndarray, name: str, *, allow_neg_inf: bool = False) -> 
 
     Shapes:
         arr (any)
-
-    Taught in: 02 §3
     """
     if arr.size == 0:
         return
@@ -220,8 +212,6 @@ def check_positive_int(value: Any, name: str, *, symbol: str | None = None) -> i
 
     Shapes:
         value () -> ()
-
-    Taught in: 06 §4
     """
     label = tr("{name} ({symbol})").format(name=name, symbol=tr(symbol)) if symbol else name
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
@@ -256,8 +246,6 @@ def check_generator(rng: Any, name: str = "rng") -> np.random.Generator:
 
     Shapes:
         none
-
-    Taught in: 04 §2
     """
     if not isinstance(rng, np.random.Generator):
         raise TypeError(
@@ -317,8 +305,6 @@ def check_indices(
 
     Shapes:
         values (expected) -> (expected)
-
-    Taught in: 09 §1
     """
     arr = np.asarray(values)
     if arr.size == 0 and arr.dtype.kind == "f":  # [] is float64 to numpy; as indices it holds no number
@@ -379,8 +365,6 @@ def check_attention_inputs(
 
     Shapes:
         Q (..., T_q, d_k), K (..., T_k, d_k), V (..., T_k, d_v)
-
-    Taught in: 07 §6
     """
     Q = as_float_array(Q, "Q", expected="(..., T_q, d_k)")
     K = as_float_array(K, "K", expected="(..., T_k, d_k)")
@@ -458,8 +442,6 @@ def check_mask(mask: Any, scores_shape: tuple[int, ...]) -> np.ndarray:
 
     Shapes:
         mask (..., T_q, T_k), scores_shape (..., T_q, T_k) -> keep (shape of mask)
-
-    Taught in: 06 §6
     """
     expected = "(..., T_q, T_k)"
     arr = np.asarray(mask)
@@ -529,8 +511,6 @@ def check_row_maxima(row_max: np.ndarray) -> None:
 
     Shapes:
         row_max (..., T_q, 1)
-
-    Taught in: 02 §3
     """
     bad = ~np.isfinite(row_max)
     if bad.any():

@@ -93,7 +93,7 @@ def scores(Q: Any, K: Any, mask: Any = None, *, scale: bool = True) -> np.ndarra
     Shapes:
         Q (..., T_q, d_k), K (..., T_k, d_k), mask (..., T_q, T_k) -> scores (..., T_q, T_k)
 
-    Taught in: 07 §2
+    Taught in: 00 §3
     """
     Q, K, _ = check_attention_inputs(Q, K)
     return _scores(Q, K, _keep(mask, Q, K), scale)
@@ -119,8 +119,6 @@ def attention_weights(Q: Any, K: Any, mask: Any = None, *, scale: bool = True) -
 
     Shapes:
         Q (..., T_q, d_k), K (..., T_k, d_k), mask (..., T_q, T_k) -> weights (..., T_q, T_k)
-
-    Taught in: 07 §4
     """
     Q, K, _ = check_attention_inputs(Q, K)
     return _softmax_rows(_scores(Q, K, _keep(mask, Q, K), scale))

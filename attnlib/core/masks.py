@@ -132,8 +132,6 @@ def masked_scores(scores: Any, keep: Any) -> np.ndarray:
 
     Shapes:
         scores (..., T_q, T_k), keep broadcastable to (..., T_q, T_k) -> masked (..., T_q, T_k)
-
-    Taught in: 06 §4
     """
     s = as_float_array(scores, "scores", expected="(..., T_q, T_k)")
     keep = _boolean(keep, "keep")

@@ -98,8 +98,6 @@ _HERE = str(Path(__file__).resolve())
 
 class OneOf(dict):
     """Several wrong answers of one kind, keyed by what tells them apart (``{which}`` in the message).
-
-    Taught in: 01 §Exercises
     """
 
 
@@ -127,8 +125,6 @@ class Mistake:
         The mistake as a thing to watch for, before anyone has made it (an English phrase marked with
         ``N_``, e.g. "normalising the columns instead of the rows"): what a page with no Python lists
         under the exercise.
-
-    Taught in: 01 §Exercises
     """
 
     key: str
@@ -174,8 +170,6 @@ class Verdict:
 
     ``cause`` names what was said: ``"correct"``, the key of a :class:`Mistake`, or a generic step
     (a key of :data:`GENERIC_MESSAGES`).
-
-    Taught in: 01 §Exercises
     """
 
     ok: bool
@@ -230,8 +224,6 @@ class Exercise:
         The kind of array the answer must be (``"b"``: boolean), beyond having the right numbers.
     task, shapes : str
         For the checker's docstring: what the learner's function does, and its shapes in symbols.
-
-    Taught in: 01 §Exercises
     """
 
     name: str
@@ -377,8 +369,6 @@ class Exercise:
 
 def checkers(module: str, exercises: Sequence[Exercise], taught: str) -> tuple[Callable[[Any], Verdict], ...]:
     """The public checkers of ``exercises``, in order, as functions of ``module``, taught in ``taught``.
-
-    Taught in: 01 §Exercises
     """
     return tuple(exercise.checker(module, taught) for exercise in exercises)
 
@@ -397,8 +387,6 @@ def say(template: str, **facts: Any) -> str:
     -------
     str
         What the learner reads.
-
-    Taught in: 01 §Exercises
     """
     return tr(template).format(**facts)
 
@@ -459,8 +447,6 @@ def matches(got: Any, wrong: Any, atol: float = 1e-6) -> bool:
     """True when ``got`` has the shape of ``wrong`` and the same numbers (equal NaN and infinities count).
 
     Tuples match element by element.
-
-    Taught in: 01 §Exercises
     """
     if isinstance(wrong, tuple):
         return (
@@ -487,8 +473,6 @@ def softmax_rows(scores: Any, axis: int = -1) -> np.ndarray:
     For the typical wrong answers and the hidden inputs: a mistake such as an inverted mask may block
     every key of a query, and the learner who makes it gets NaN, not an error. The references stay
     independent of attnlib.core (the ``solution_*`` functions, written out in plain numpy).
-
-    Taught in: 01 §Exercises
     """
     scores = np.asarray(scores, dtype=float)
     dead = np.isneginf(scores).all(axis=axis, keepdims=True)

@@ -135,7 +135,7 @@ def param_shapes(config: GPTConfig) -> dict[str, tuple[int, ...]]:
     Shapes:
         config -> {name: shape}
 
-    Taught in: 09 §2
+    Serves: the GPT's training and generation inside attnlib.gpt, not called in the notebooks.
     """
     d, f = config.d_model, config.d_ff
     shapes = {
@@ -176,7 +176,7 @@ def check_params(params: Any, config: Any) -> None:
     Shapes:
         params {name: shape of param_shapes(config)}
 
-    Taught in: 09 §2
+    Serves: the GPT's training and generation inside attnlib.gpt, not called in the notebooks.
     """
     if not isinstance(config, GPTConfig):
         raise TypeError(tr("config must be a GPTConfig; got {type}").format(type=type(config).__name__))
@@ -222,7 +222,7 @@ def check_ids(ids: Any, config: GPTConfig, name: str = "ids") -> np.ndarray:
     Shapes:
         ids (..., T), 1 <= T <= T_max -> (..., T)
 
-    Taught in: 09 §2
+    Serves: the GPT's training and generation inside attnlib.gpt, not called in the notebooks.
     """
     arr = check_indices(ids, name, expected="(..., T)", high=config.vocab_size - 1, high_symbol="V-1",
                         what=N_("token ids"), ndim=None, nonempty=True)
@@ -336,7 +336,7 @@ def run_layers(
     Shapes:
         ids (..., T) -> logits (..., T, V) (or (..., 1, V)), caches [n_layers + 1]
 
-    Taught in: 09 §2
+    Serves: the GPT's training and generation inside attnlib.gpt, not called in the notebooks.
     """
     T = ids.shape[-1]
     mask = causal_mask(T) if config.causal else None

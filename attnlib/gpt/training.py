@@ -178,7 +178,7 @@ def prefix_loss(params: dict, config: GPTConfig, ids: Any) -> float:
     Shapes:
         ids (N,) -> ()
 
-    Taught in: 09 §6
+    Serves: the GPT's training and generation inside attnlib.gpt, not called in the notebooks.
     """
     return float(prefix_token_losses(params, config, ids).mean())
 
@@ -198,7 +198,7 @@ def adam_init(params: dict) -> dict:
     Shapes:
         params {name: shape} -> m, v {name: shape}
 
-    Taught in: 09 §4
+    Serves: the GPT's training and generation inside attnlib.gpt, not called in the notebooks.
     """
     return {
         "step": 0,
@@ -238,7 +238,7 @@ def adam_update(
     Shapes:
         params, grads {name: shape} -> {name: shape}
 
-    Taught in: 09 §4
+    Serves: the GPT's training and generation inside attnlib.gpt, not called in the notebooks.
     """
     state["step"] += 1
     b1, b2 = betas

@@ -102,8 +102,6 @@ def histogram_notes(std: float, sigma: str) -> tuple[str, str]:
     """The two lines of a score histogram's corner note: the measured std, the σ of the normal curve.
 
     ``sigma`` is written by the caller (e.g. "√64 = 8" or "4"), so every language shows the same.
-
-    Taught in: 05 §2
     """
     return (tr("std of the scores {std}").format(std=number(std, 2)),
             tr("normal curve: σ = {sigma}").format(sigma=sigma))
@@ -212,8 +210,6 @@ def entropy_curves(
 
     Shapes:
         scores (T, T), tokens (T,), scales (n,)
-
-    Taught in: 02 §5
     """
     scores = np.asarray(scores, dtype=float)
     s = np.asarray(scales, dtype=float)
@@ -251,8 +247,6 @@ def entropy_curves(
 def uniform_saturation(n_keys: int) -> tuple[float, float, float]:
     """Largest weight, entropy and gradient size of uniform weights over ``n_keys`` keys:
     ``1/n``, ``log n`` and ``√(1/n − 1/n²)`` (the dashed lines of ``saturation_curves``).
-
-    Taught in: 05 §3
     """
     n = n_keys
     return 1 / n, float(np.log(n)), float(np.sqrt(1 / n - 1 / n**2))

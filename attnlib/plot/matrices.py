@@ -132,8 +132,6 @@ def heatmap(
 
 def heatmap_cells(ax: Axes) -> list[mpl.text.Text]:
     """The cell texts of a heatmap drawn by ``heatmap``, row by row (empty when not annotated).
-
-    Taught in: 06 §2
     """
     return [text for text in ax.texts if text.get_gid() == _CELL]
 

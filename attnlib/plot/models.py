@@ -62,8 +62,6 @@ def loss_curves(
 
 def shown_token(token: str) -> str:
     """A character as a figure writes it: a line break is "⏎".
-
-    Taught in: 09 §10
     """
     return "⏎" if token == "\n" else token
 

@@ -47,8 +47,6 @@ def register_cjk_font() -> str:
     -------
     str
         The font's family name.
-
-    Taught in: 00 §5
     """
     if not CJK_FONT.exists():
         raise FileNotFoundError(
@@ -71,7 +69,7 @@ class use_style:  # noqa: N801 (used like a function: `use_style()` or `with use
     context : {"paper", "notebook", "talk", "poster"}
         "notebook" for reading, "talk" for a projector in a lecture hall.
 
-    Taught in: 00 §5
+    Taught in: 00 §2
     """
 
     def __init__(self, context: str = "notebook") -> None:
@@ -119,8 +117,6 @@ def new_figure(figsize: tuple[float, float], dpi: float | None = None) -> Figure
     """A figure outside pyplot (so no notebook shows it by itself), on its own Agg canvas.
 
     The one figure factory of attnlib: the labs' snapshots and the multi-panel figures use it.
-
-    Taught in: 01 §1
     """
     fig = Figure(figsize=figsize, dpi=dpi)
     FigureCanvasAgg(fig)
@@ -129,8 +125,6 @@ def new_figure(figsize: tuple[float, float], dpi: float | None = None) -> Figure
 
 def figure_png(fig: Figure, dpi: float | None = None) -> bytes:
     """The figure as PNG bytes.
-
-    Taught in: 01 §1
     """
     if not isinstance(fig.canvas, FigureCanvasAgg):
         FigureCanvasAgg(fig)
@@ -141,16 +135,12 @@ def figure_png(fig: Figure, dpi: float | None = None) -> bytes:
 
 def token_colour(i: int) -> str:
     """The colour of token ``i`` in every vector picture and lab (same token, same colour).
-
-    Taught in: 01 §1
     """
     return TOKEN_COLOURS[i % len(TOKEN_COLOURS)]
 
 
 def colour_map(kind: str) -> mpl.colors.Colormap:
     """The colour map of ``kind`` ("weights", "scores" or "values").
-
-    Taught in: 00 §5
     """
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {sorted(KINDS)}; got {kind!r}")
@@ -159,8 +149,6 @@ def colour_map(kind: str) -> mpl.colors.Colormap:
 
 def kind_label(kind: str) -> str:
     """The colour-bar label of ``kind`` in the current language ("attention weight", "score", ...).
-
-    Taught in: 00 §5
     """
     return tr(KINDS[kind]["label"])
 
@@ -169,8 +157,6 @@ def text_colour(cmap: mpl.colors.Colormap, norm: mpl.colors.Normalize, value: An
     """Black or white, whichever reads better on the cell colour (relative luminance).
 
     ``value`` may be one number (returns a str) or an array (returns an array of str).
-
-    Taught in: 00 §5
     """
     r, g, b, _ = np.moveaxis(np.asarray(cmap(norm(value))), -1, 0)
     light = 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.5
@@ -192,8 +178,6 @@ def number(x: float, digits: int) -> str:
     --------
     >>> number(-0.001, 2), number(0.125, 2), number(-1.5, 1)
     ('0.00', '0.12', '−1.5')
-
-    Taught in: 01 §1
     """
     x = float(x)
     if np.isneginf(x):
@@ -206,8 +190,6 @@ def number(x: float, digits: int) -> str:
 
 def digits_of(fmt: str) -> int:
     """The number of decimals of a fixed-point format such as ``".2f"``.
-
-    Taught in: 00 §5
     """
     found = _FIXED.fullmatch(fmt)
     if not found:

@@ -226,8 +226,6 @@ def convex_hull_picture(
 
     Shapes:
         X (T, 2), out (T, 2), tokens (T,), trails (n, T, 2)
-
-    Taught in: 03 §3
     """
     X = np.asarray(X, dtype=float)
     if X.ndim != 2 or X.shape[1] != 2 or len(tokens) != X.shape[0]:
