@@ -521,3 +521,34 @@ def check_row_maxima(row_max: np.ndarray) -> None:
                 query=idx[-1], batch=idx[:-1], dtype=row_max.dtype
             )
         )
+
+
+# ---- figures, data and settings: a shape, a choice, a type, a rule ------------------------------------
+
+
+def refuse(error: type[Exception], template: str, **fields: Any) -> None:
+    """Raise ``error`` with `template` (marked with ``N_`` where it is written) translated, then filled."""
+    raise error(tr(template).format(**fields))
+
+
+def check_shape(ok: Any, name: str, *, expected: str, got: Any) -> None:
+    """Refuse `name` unless `ok`: "{name} must have shape {expected}; got {got}" (`expected` in symbols)."""
+    if not ok:
+        refuse(ValueError, N_("{name} must have shape {expected}; got {got}"), name=name, expected=expected,
+               got=got)
+
+
+def check_choice(value: Any, name: str, choices: Any) -> Any:
+    """`value` if it is one of `choices`; ValueError naming them otherwise."""
+    if value not in choices:
+        refuse(ValueError, N_("{name} must be one of {choices}; got {value!r}"), name=name,
+               choices=", ".join(map(str, choices)), value=value)
+    return value
+
+
+def check_type(value: Any, name: str, kind: type, *, what: str) -> Any:
+    """`value` if it is a `kind`; TypeError saying `what` was expected (marked with ``N_``) otherwise."""
+    if not isinstance(value, kind):
+        refuse(TypeError, N_("{name} must be {what}; got {type}"), name=name, what=tr(what),
+               type=type(value).__name__)
+    return value

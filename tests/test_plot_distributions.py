@@ -21,7 +21,7 @@ def test_score_walks_axes():
     assert ax.get_xlim() == (1, 64)
     assert ax.get_xlabel() == "d_k: number of features in q and k"
     assert len(ax.lines) == 4  # three walks and the zero line
-    with pytest.raises(ValueError, match=r"walks must have shape \(n_pairs, D\)"):
+    with pytest.raises(ValueError, match=r"walks must have shape \(n_pairs, D\), D >= 2; got \(5,\)"):
         plot.score_walks(np.zeros(5))
 
 
@@ -70,7 +70,7 @@ def test_weights_row_any_number_of_keys():
     (uniform,) = ax.lines
     assert len(bars.get_paths()) == 10 and uniform.get_ydata()[0] == pytest.approx(0.1)
     assert ax.texts[1].get_text() == "10 keys  ·  dashed line: uniform 1/10"
-    with pytest.raises(ValueError, match=r"1 <= n <= 10"):
+    with pytest.raises(ValueError, match=r"weights must have shape \(n,\), 1 <= n <= 10; got \(11,\)"):
         plot.weights_row(np.full(11, 1 / 11), max_keys=10)
 
 
@@ -113,14 +113,14 @@ def test_entropy_curves_from_log_t_down():
     ax = plot.entropy_curves(scores, TOKENS, scales=scales)  # default: row 0 marked at the first scale
     assert ax.lines[0].get_linewidth() > ax.lines[1].get_linewidth()
     assert list(ax.lines[4].get_xdata()) == [0.0, 0.0]
-    with pytest.raises(ValueError, match="highlight must be a row index in 0..2; got 3"):
+    with pytest.raises(ValueError, match=r"highlight must be one of 0, 1, 2; got 3"):
         plot.entropy_curves(scores, TOKENS, scales=scales, highlight=3, mark=1.0)
 
 
 def test_entropy_curves_errors():
-    with pytest.raises(ValueError, match=r"scales must have shape \(n,\) with n >= 2"):
+    with pytest.raises(ValueError, match=r"scales must have shape \(n,\), n >= 2; got \(1,\)"):
         plot.entropy_curves(np.eye(3), TOKENS, scales=[1.0])
-    with pytest.raises(ValueError, match="one row per token"):
+    with pytest.raises(ValueError, match=r"scores must have shape \(T, T_k\), T = 3 tokens; got \(2, 2\)"):
         plot.entropy_curves(np.eye(2), TOKENS, scales=[0.0, 1.0])
 
 

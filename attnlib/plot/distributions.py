@@ -14,6 +14,7 @@ from matplotlib.axes import Axes
 
 from ..core import entropy, histogram_heights, score_bins, softmax
 from ..i18n import N_, tr
+from ..validation import check_choice, check_shape
 from .style import RAW_COLOUR, SCALED_COLOUR, colour_map, kind_label, number, token_colour
 
 SATURATION_PANELS = (
@@ -36,7 +37,7 @@ def score_walks(walks: Any, *, ax: Axes | None = None) -> Axes:
     """
     w = np.asarray(walks, dtype=float)
     if w.ndim != 2 or w.shape[1] < 2:
-        raise ValueError(f"walks must have shape (n_pairs, D) with D >= 2; got {w.shape}")
+        check_shape(False, "walks", expected="(n_pairs, D), D >= 2", got=w.shape)
     if ax is None:
         _, ax = plt.subplots(figsize=(7.5, 3.8))
     d = np.arange(1, w.shape[1] + 1)
@@ -75,7 +76,7 @@ def variance_vs_dk(
     d = np.asarray(d_ks, dtype=float)
     arrays = [np.asarray(a, dtype=float) for a in (var_raw, var_scaled)]
     if d.ndim != 1 or any(a.shape != d.shape for a in arrays):
-        raise ValueError(f"d_ks, var_raw and var_scaled must have the same shape (n,); got {d.shape}")
+        check_shape(False, "d_ks, var_raw, var_scaled", expected="(n,) each", got=d.shape)
     if ax is None:
         _, ax = plt.subplots(figsize=(6, 4))
     theory, measured = tr("theory: {law}"), tr("measured: {score}")
@@ -161,7 +162,7 @@ def weights_row(weights: Any, *, ax: Axes | None = None, max_keys: int = 64) -> 
     """
     w = np.asarray(weights, dtype=float)
     if w.ndim != 1 or not 1 <= w.size <= max_keys:
-        raise ValueError(f"weights must have shape (n,) with 1 <= n <= {max_keys}; got {w.shape}")
+        check_shape(False, "weights", expected=f"(n,), 1 <= n <= {max_keys}", got=w.shape)
     if ax is None:
         _, ax = plt.subplots(figsize=(6, 3.2))
     n = w.size
@@ -214,13 +215,11 @@ def entropy_curves(
     scores = np.asarray(scores, dtype=float)
     s = np.asarray(scales, dtype=float)
     if scores.ndim != 2 or scores.shape[0] != len(tokens):
-        raise ValueError(
-            f"scores must have shape (T, T_k), one row per token; got {scores.shape}, {len(tokens)} tokens"
-        )
+        check_shape(False, "scores", expected=f"(T, T_k), T = {len(tokens)} tokens", got=scores.shape)
     if s.ndim != 1 or s.size < 2:
-        raise ValueError(f"scales must have shape (n,) with n >= 2; got {s.shape}")
+        check_shape(False, "scales", expected="(n,), n >= 2", got=s.shape)
     if not 0 <= highlight < len(tokens):
-        raise ValueError(f"highlight must be a row index in 0..{len(tokens) - 1}; got {highlight}")
+        check_choice(highlight, "highlight", range(len(tokens)))
     mark = s[0] if mark is None else mark
     if ax is None:
         _, ax = plt.subplots(figsize=(5, 3.4))
@@ -281,14 +280,12 @@ def saturation_curves(
     d = np.asarray(d_ks, dtype=float)
     raw, scaled = np.asarray(raw, dtype=float), np.asarray(scaled, dtype=float)
     if raw.shape != (3, d.size) or scaled.shape != (3, d.size):
-        raise ValueError(
-            f"raw and scaled must have shape (3, n) = (3, {d.size}); got {raw.shape}, {scaled.shape}"
-        )
+        check_shape(False, "raw, scaled", expected=f"(3, n) = (3, {d.size})", got=(raw.shape, scaled.shape))
     if axes is None:
         _, axes = plt.subplots(1, 3, figsize=(12, 3.4))
     axes = list(axes)
     if len(axes) != 3:
-        raise ValueError(f"axes must hold 3 Axes (largest weight, entropy, gradient size); got {len(axes)}")
+        check_shape(False, "axes", expected="(3,)", got=(len(axes),))
     top_entropy = np.log(max_keys or n_keys) * 1.08
     uniform = uniform_saturation(n_keys)
     for k, (ax, (title, ylim)) in enumerate(zip(axes, SATURATION_PANELS, strict=True)):

@@ -18,7 +18,7 @@ from matplotlib.axes import Axes
 
 from ..core import masked_scores, softmax
 from ..i18n import N_, tr
-from ..validation import check_mask
+from ..validation import check_choice, check_mask, check_shape, refuse
 from .style import KINDS, MASKED_COLOUR, digits_of, kind_label, number, text_colour
 
 _CELL = "heatmap-cell"  # the gid of a heatmap's cell texts
@@ -82,15 +82,15 @@ def heatmap(
     Taught in: 00 §5
     """
     if kind not in KINDS:
-        raise ValueError(f"kind must be one of {sorted(KINDS)}; got {kind!r}")
+        check_choice(kind, "kind", sorted(KINDS))
     digits = digits_of(fmt)
     data = np.asarray(matrix, dtype=float)
     if data.ndim != 2:
-        raise ValueError(f"matrix must have shape (n_rows, n_cols); got shape {data.shape}")
+        check_shape(False, "matrix", expected="(n_rows, n_cols)", got=data.shape)
     n_rows, n_cols = data.shape
     for labels, n, name in ((rows, n_rows, "rows"), (cols, n_cols, "cols")):
         if labels is not None and len(labels) != n:
-            raise ValueError(f"{name} has {len(labels)} labels but the matrix has {n} {name}")
+            check_shape(False, name, expected=f"({n},), one label per matrix {name[:-1]}", got=(len(labels),))
     if ax is None:
         _, ax = plt.subplots(figsize=(1.8 + 0.7 * n_cols, 1.0 + 0.6 * n_rows))
     lo, hi = _limits(data, kind, vmax)  # symmetric for signed kinds: 0 sits at the centre colour
@@ -188,12 +188,10 @@ def mask_panels(
     T = scores.shape[0]
     size = T if size is None else size
     if scores.ndim != 2 or scores.shape != (T, T) or size < T:
-        raise ValueError(f"scores must have shape (T, T) with T <= size={size}; got {scores.shape}")
+        check_shape(False, "scores", expected=f"(T, T), T <= size={size}", got=scores.shape)
     if np.shape(keep) != (T, T) or len(tokens) != T:
-        raise ValueError(
-            f"scores and keep must have shape (T, T) with T <= {size} and T tokens; "
-            f"got {scores.shape}, {np.shape(keep)}, {len(tokens)} tokens"
-        )
+        check_shape(False, "keep, tokens", expected=f"(T, T), (T,) with T = {T}",
+                    got=(np.shape(keep), len(tokens)))
     keep = check_mask(keep, scores.shape)
     masked = masked_scores(scores, keep)  # + M: the middle panel, as the lesson writes it
     panels = (scores, masked, softmax(masked, axis=-1))
@@ -256,7 +254,7 @@ def product_panels(
     """
     a, b = np.asarray(left, dtype=float), np.asarray(right, dtype=float)
     if a.ndim != 2 or b.ndim != 2 or a.shape[1] != b.shape[0]:
-        raise ValueError(f"left (n, m) and right (m, p) must multiply; got {a.shape} and {b.shape}")
+        check_shape(False, "left, right", expected="(n, m), (m, p)", got=(a.shape, b.shape))
     c = a @ b
     if axes is None:
         widths = [a.shape[1], b.shape[1], c.shape[1]]
@@ -321,16 +319,16 @@ def head_grid(
     """
     data = np.asarray(weights, dtype=float)
     if data.ndim != 4 or data.shape[-1] != data.shape[-2]:
-        raise ValueError(
-            f"weights must have shape (n_layers, n_heads, T, T), one square matrix per head; got {data.shape}"
-        )
+        check_shape(False, "weights", expected="(n_layers, n_heads, T, T)", got=data.shape)
     n_layers, n_heads, T, _ = data.shape
     labels = [str(i) for i in range(T)] if tokens is None else [str(t) for t in tokens]
     if len(labels) != T:
-        raise ValueError(f"tokens has {len(labels)} labels but the weights have T={T} tokens")
+        check_shape(False, "tokens", expected=f"(T,) = ({T},)", got=(len(labels),))
     for layer, head in highlight:
         if not (0 <= layer < n_layers and 0 <= head < n_heads):
-            raise ValueError(f"highlight ({layer}, {head}) is outside {n_layers} layers × {n_heads} heads")
+            refuse(ValueError,
+                   N_("highlight ({layer}, {head}) is outside {n_layers} layers × {n_heads} heads"),
+                   layer=layer, head=head, n_layers=n_layers, n_heads=n_heads)
     framed = set(map(tuple, highlight))
     fig, axes = plt.subplots(
         n_layers,
