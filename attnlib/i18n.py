@@ -49,7 +49,9 @@ class set_language:  # noqa: N801 (called like a function: `set_language("zh-Han
 
     def __init__(self, name: str) -> None:
         if name not in LANGUAGES:
-            raise ValueError(f"language must be one of {', '.join(LANGUAGES)}; got {name!r}")
+            from .validation import check_choice  # here: validation itself speaks through this module
+
+            check_choice(name, "language", LANGUAGES)
         self._before = _current[0]
         _current[0] = name
 

@@ -48,7 +48,7 @@ def test_dot_product_picture_of_an_obtuse_angle():
 
 @pytest.mark.parametrize(
     ("a", "b", "match"),
-    [([0.0, 0.0], [1.0, 0.0], "non-zero"), ([1.0, 0.0, 0.0], [1.0, 0.0], r"a must be a finite 2-D vector")],
+    [([0.0, 0.0], [1.0, 0.0], "non-zero"), ([1.0, 0.0, 0.0], [1.0, 0.0], r"a must have shape \(2,\), finite; got \(3,\)")],
 )
 def test_dot_product_picture_errors(a, b, match):
     with pytest.raises(ValueError, match=match):
@@ -75,7 +75,7 @@ def test_weight_bars_on_the_fixed_scale():
 
 
 def test_weight_bars_needs_a_label_per_weight():
-    with pytest.raises(ValueError, match=r"weights must have shape \(T,\) with one token label each"):
+    with pytest.raises(ValueError, match=r"weights, tokens must have shape \(T,\), \(T,\); got \(\(2,\), 3\)"):
         plot.weight_bars([0.5, 0.5], TOKENS)
 
 
@@ -100,7 +100,7 @@ def test_contribution_bars_stack_to_the_output():
 
 
 def test_contribution_bars_shape_error():
-    with pytest.raises(ValueError, match=r"expected weights \(T,\), X \(T, d\) and T tokens"):
+    with pytest.raises(ValueError, match=r"weights, X, tokens must have shape \(T,\), \(T, d\), \(T,\)"):
         plot.contribution_bars([0.5, 0.5], X, TOKENS)
 
 

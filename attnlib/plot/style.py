@@ -22,6 +22,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from ..i18n import N_, tr
+from ..validation import check_choice, refuse
 
 CJK_FONT = Path(__file__).resolve().parents[1] / "fonts" / "NotoSansSC-Subset.ttf"
 CJK_FAMILY = "Noto Sans SC"
@@ -49,9 +50,8 @@ def register_cjk_font() -> str:
         The font's family name.
     """
     if not CJK_FONT.exists():
-        raise FileNotFoundError(
-            f"the bundled CJK font is missing: {CJK_FONT}. Rebuild it with tools/make_cjk_font.py"
-        )
+        refuse(FileNotFoundError, N_("the bundled CJK font is missing: {path}. Rebuild it with "
+                                     "tools/make_cjk_font.py"), path=CJK_FONT)
     known = {Path(f.fname).resolve() for f in font_manager.fontManager.ttflist}
     if CJK_FONT.resolve() not in known:
         font_manager.fontManager.addfont(str(CJK_FONT))
@@ -74,7 +74,7 @@ class use_style:  # noqa: N801 (used like a function: `use_style()` or `with use
 
     def __init__(self, context: str = "notebook") -> None:
         if context not in ("paper", "notebook", "talk", "poster"):
-            raise ValueError(f"context must be 'paper', 'notebook', 'talk' or 'poster'; got {context!r}")
+            check_choice(context, "context", ("paper", "notebook", "talk", "poster"))
         self._saved = dict(mpl.rcParams.copy())
         self._saved.pop("backend")  # restoring the backend would close open figures
         register_cjk_font()
@@ -143,7 +143,7 @@ def colour_map(kind: str) -> mpl.colors.Colormap:
     """The colour map of ``kind`` ("weights", "scores" or "values").
     """
     if kind not in KINDS:
-        raise ValueError(f"kind must be one of {sorted(KINDS)}; got {kind!r}")
+        check_choice(kind, "kind", sorted(KINDS))
     return sns.color_palette(KINDS[kind]["cmap"], as_cmap=True)
 
 
@@ -193,5 +193,5 @@ def digits_of(fmt: str) -> int:
     """
     found = _FIXED.fullmatch(fmt)
     if not found:
-        raise ValueError(f"fmt must be a fixed-point format such as '.2f'; got {fmt!r}")
+        refuse(ValueError, N_("fmt must be a fixed-point format such as '.2f'; got {fmt!r}"), fmt=fmt)
     return int(found[1])

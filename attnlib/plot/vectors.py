@@ -13,14 +13,15 @@ import numpy as np
 from matplotlib.axes import Axes
 
 from ..core import convex_hull_2d
-from ..i18n import tr
+from ..i18n import N_, tr
+from ..validation import check_shape, refuse
 from .style import colour_map, kind_label, number, token_colour
 
 
 def _vector_2d(v: Any, name: str) -> np.ndarray:
     arr = np.asarray(v, dtype=float)
     if arr.shape != (2,) or not np.isfinite(arr).all():
-        raise ValueError(f"{name} must be a finite 2-D vector of shape (2,); got {arr.shape} {arr.tolist()}")
+        check_shape(False, name, expected="(2,), finite", got=f"{arr.shape} {arr.tolist()}")
     return arr
 
 
@@ -28,7 +29,7 @@ def _dot_geometry(a: np.ndarray, b: np.ndarray) -> dict[str, Any]:
     """Numbers and points of the picture: angle, arc, foot of the perpendicular from a onto b's line."""
     len_a, len_b = float(np.linalg.norm(a)), float(np.linalg.norm(b))
     if len_a == 0 or len_b == 0:
-        raise ValueError("a and b must be non-zero: a zero vector has no direction, hence no angle")
+        refuse(ValueError, N_("a and b must be non-zero: a zero vector has no direction, hence no angle"))
     dot = float(a @ b)
     cos = float(np.clip(dot / (len_a * len_b), -1.0, 1.0))
     unit_b = b / len_b
@@ -138,9 +139,7 @@ def weight_bars(
     """
     w = np.asarray(weights, dtype=float)
     if w.ndim != 1 or len(tokens) != w.size:
-        raise ValueError(
-            f"weights must have shape (T,) with one token label each; got {w.shape} and {len(tokens)} labels"
-        )
+        check_shape(False, "weights, tokens", expected="(T,), (T,)", got=(w.shape, len(tokens)))
     if ax is None:
         _, ax = plt.subplots(figsize=(1.2 + 0.9 * w.size, 3.4))
     x = np.arange(w.size)
@@ -181,9 +180,8 @@ def contribution_bars(
     w = np.asarray(weights, dtype=float)
     X = np.asarray(X, dtype=float)
     if w.ndim != 1 or X.ndim != 2 or X.shape[0] != w.size or len(tokens) != w.size:
-        raise ValueError(
-            f"expected weights (T,), X (T, d) and T tokens; got {w.shape}, {X.shape}, {len(tokens)} tokens"
-        )
+        check_shape(False, "weights, X, tokens", expected="(T,), (T, d), (T,)",
+                    got=(w.shape, X.shape, len(tokens)))
     T, d = X.shape
     if ax is None:
         _, ax = plt.subplots(figsize=(1.8 + 1.1 * d, 3.6))
@@ -229,10 +227,10 @@ def convex_hull_picture(
     """
     X = np.asarray(X, dtype=float)
     if X.ndim != 2 or X.shape[1] != 2 or len(tokens) != X.shape[0]:
-        raise ValueError(f"X must have shape (T, 2) with one token each; got {X.shape}, {len(tokens)} tokens")
+        check_shape(False, "X, tokens", expected="(T, 2), (T,)", got=(X.shape, len(tokens)))
     out = np.asarray(out, dtype=float)
     if out.shape != X.shape:
-        raise ValueError(f"out must have shape ({X.shape[0]}, 2), one row per token; got {out.shape}")
+        check_shape(False, "out", expected=f"({X.shape[0]}, 2), one row per token", got=out.shape)
     if ax is None:
         _, ax = plt.subplots(figsize=(5.4, 5.0))
     hull = mpl.patches.Polygon(convex_hull_2d(X), closed=True, facecolor="#f1f1f8", edgecolor="#a8a8c8",
