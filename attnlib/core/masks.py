@@ -60,7 +60,7 @@ def padding_mask(lengths: Any, T: Any) -> np.ndarray:
 
     Returns
     -------
-    keep : ndarray of bool
+    keep : ndarray of bool, True for a real key
 
     Raises
     ------

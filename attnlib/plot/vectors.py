@@ -25,6 +25,12 @@ def _vector_2d(v: Any, name: str) -> np.ndarray:
     return arr
 
 
+def _titled(ax: Axes, title: str | None) -> Axes:
+    if title:
+        ax.set_title(title, fontsize="medium")
+    return ax
+
+
 def _dot_geometry(a: np.ndarray, b: np.ndarray) -> dict[str, Any]:
     """Numbers and points of the picture: angle, arc, foot of the perpendicular from a onto b's line."""
     len_a, len_b = float(np.linalg.norm(a)), float(np.linalg.norm(b))
@@ -154,9 +160,7 @@ def weight_bars(
     ax.set_xlabel(tr("key") if xlabel is None else xlabel)
     ax.set_ylabel(kind_label("weights"))
     ax.axhline(1.0, color="#cccccc", lw=0.8, zorder=0)
-    if title is not None:
-        ax.set_title(title, fontsize="medium")
-    return ax
+    return _titled(ax, title)
 
 
 def contribution_bars(
@@ -203,9 +207,7 @@ def contribution_bars(
     ax.set_xticks(x, [feature.format(k=k + 1) for k in range(d)])
     ax.set_ylabel(tr("value of the output"))
     ax.legend(fontsize="small", frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    if title:
-        ax.set_title(title, fontsize="medium")
-    return ax
+    return _titled(ax, title)
 
 
 def convex_hull_picture(
@@ -257,6 +259,4 @@ def convex_hull_picture(
     ax.set_xlabel(tr("feature 1"))
     ax.set_ylabel(tr("feature 2"))
     ax.legend(handles=[hull, centroid, ring], loc="best", fontsize="small", frameon=False)
-    if title:
-        ax.set_title(title, fontsize="medium")
-    return ax
+    return _titled(ax, title)
