@@ -16,6 +16,9 @@ from typing import Any
 
 import numpy as np
 
+from .i18n import N_
+from .validation import check_type, refuse
+
 __all__ = ["DATA_DIR", "available", "load"]
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
@@ -33,8 +36,6 @@ def available() -> list[str]:
     list of str
         The file names without their suffix (``.json`` or ``.npz``), sorted; empty when the data
         folder is missing.
-
-    Taught in: 00 §5
     """
     if not DATA_DIR.is_dir():
         return []
@@ -68,14 +69,15 @@ def load(name: str) -> Any:
     Taught in: 00 §5
     """
     if not isinstance(name, str):
-        raise TypeError(f"name must be a string such as 'zao_shang_hao'; got {type(name).__name__}")
+        check_type(name, "name", str, what=N_("a string such as 'zao_shang_hao'"))
     for suffix in _SUFFIXES:
         path = DATA_DIR / f"{name}{suffix}"
         if path.exists():
             break
     else:
         known = ", ".join(available()) if DATA_DIR.is_dir() else f"(no folder {DATA_DIR})"
-        raise FileNotFoundError(f"no data file named {name!r}; available: {known}")
+        refuse(FileNotFoundError, N_("no data file named {name!r}; available: {known}"), name=name,
+               known=known)
     if path.suffix == ".npz":
         with np.load(path, allow_pickle=False) as npz:
             return {key: npz[key] for key in npz.files}

@@ -55,7 +55,9 @@ class set_language:  # noqa: N801 (called like a function: `set_language("zh-Han
 
     def __init__(self, name: str) -> None:
         if name not in LANGUAGES:
-            raise ValueError(f"language must be one of {', '.join(LANGUAGES)}; got {name!r}")
+            from .validation import check_choice  # here: validation itself speaks through this module
+
+            check_choice(name, "language", LANGUAGES)
         self._before = _current[0]
         _current[0] = name
 
@@ -71,16 +73,12 @@ class set_language:  # noqa: N801 (called like a function: `set_language("zh-Han
 
 def language() -> str:
     """The language attnlib writes in now: one of :data:`LANGUAGES`.
-
-    Taught in: 00 §2
     """
     return _current[0]
 
 
 def resolve_markup(text: str, name: str) -> str:
     """`text` with the ``{行}``/``{列}`` markup (a matrix row/column) in the words of language `name`.
-
-    Taught in: 00 §2
     """
     for mark, word in MARKUP.get(name, {}).items():
         text = text.replace(mark, word)
@@ -103,8 +101,6 @@ def tr(text: str) -> str:
 
     Placeholders such as ``{d_k}`` are kept, so translate first and ``.format`` after:
     ``tr("weights · d_k={d_k}").format(d_k=4)``.
-
-    Taught in: 00 §2
     """
     return catalogue(_current[0]).get(text, text)
 
@@ -121,7 +117,5 @@ def translated(texts: dict[str, str], name: str) -> dict[str, str]:
 
 def N_(text: str) -> str:  # noqa: N802 (the gettext name for "translate later")
     """Mark `text` for translation where it is stored; :func:`tr` translates it where it is shown.
-
-    Taught in: 00 §2
     """
     return text

@@ -73,8 +73,6 @@ def as_float_array(x: Any, name: str, *, expected: str) -> np.ndarray:
 
     Shapes:
         x (any) -> (same)
-
-    Taught in: 02 §3
     """
     try:
         arr = np.asarray(x)
@@ -115,8 +113,6 @@ def check_min_ndim(arr: np.ndarray, name: str, *, expected: str, min_ndim: int =
 
     Shapes:
         arr (at least min_ndim axes)
-
-    Taught in: 01 §3
     """
     if arr.ndim < min_ndim:
         hint = tr(" (a single vector? wrap it as a 1-row matrix: x[None, :])") if arr.ndim == 1 else ""
@@ -143,8 +139,6 @@ def first_index(flags: np.ndarray) -> tuple[int, ...]:
 
     Shapes:
         flags (...) -> (ndim,)
-
-    Taught in: 06 §6
     """
     return tuple(int(i) for i in np.unravel_index(int(np.argmax(flags)), np.shape(flags)))
 
@@ -172,8 +166,6 @@ def check_finite(arr: np.ndarray, name: str, *, allow_neg_inf: bool = False) -> 
 
     Shapes:
         arr (any)
-
-    Taught in: 02 §3
     """
     if arr.size == 0:
         return
@@ -224,8 +216,6 @@ def check_positive_int(value: Any, name: str, *, symbol: str | None = None) -> i
 
     Shapes:
         value () -> ()
-
-    Taught in: 06 §4
     """
     label = tr("{name} ({symbol})").format(name=name, symbol=tr(symbol)) if symbol else name
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
@@ -260,8 +250,6 @@ def check_generator(rng: Any, name: str = "rng") -> np.random.Generator:
 
     Shapes:
         none
-
-    Taught in: 04 §2
     """
     if not isinstance(rng, np.random.Generator):
         raise TypeError(
@@ -321,8 +309,6 @@ def check_indices(
 
     Shapes:
         values (expected) -> (expected)
-
-    Taught in: 09 §1
     """
     try:
         arr = np.asarray(values)
@@ -386,8 +372,6 @@ def check_attention_inputs(
 
     Shapes:
         Q (..., T_q, d_k), K (..., T_k, d_k), V (..., T_k, d_v)
-
-    Taught in: 07 §6
     """
     Q = as_float_array(Q, "Q", expected="(..., T_q, d_k)")
     K = as_float_array(K, "K", expected="(..., T_k, d_k)")
@@ -465,8 +449,6 @@ def check_mask(mask: Any, scores_shape: tuple[int, ...]) -> np.ndarray:
 
     Shapes:
         mask (..., T_q, T_k), scores_shape (..., T_q, T_k) -> keep (shape of mask)
-
-    Taught in: 06 §6
     """
     expected = "(..., T_q, T_k)"
     arr = np.asarray(mask)
@@ -536,8 +518,6 @@ def check_row_maxima(row_max: np.ndarray) -> None:
 
     Shapes:
         row_max (..., T_q, 1)
-
-    Taught in: 02 §3
     """
     bad = ~np.isfinite(row_max)
     if bad.any():
@@ -586,3 +566,32 @@ def check_list(value: Any, name: str, *, expected: str, counts: Container[int] =
         raise ValueError(tr("{name} must be {expected}; got {value!r}").format(
             name=name, expected=expected, value=value))
     return tuple(items)
+# ---- figures, data and settings: a shape, a choice, a type, a rule ------------------------------------
+
+
+def refuse(error: type[Exception], template: str, **fields: Any) -> None:
+    """Raise ``error`` with `template` (marked with ``N_`` where it is written) translated, then filled."""
+    raise error(tr(template).format(**fields))
+
+
+def check_shape(ok: Any, name: str, *, expected: str, got: Any) -> None:
+    """Refuse `name` unless `ok`: "{name} must have shape {expected}; got {got}" (`expected` in symbols)."""
+    if not ok:
+        refuse(ValueError, N_("{name} must have shape {expected}; got {got}"), name=name, expected=expected,
+               got=got)
+
+
+def check_choice(value: Any, name: str, choices: Any) -> Any:
+    """`value` if it is one of `choices`; ValueError naming them otherwise."""
+    if value not in choices:
+        refuse(ValueError, N_("{name} must be one of {choices}; got {value!r}"), name=name,
+               choices=", ".join(map(str, choices)), value=value)
+    return value
+
+
+def check_type(value: Any, name: str, kind: type, *, what: str) -> Any:
+    """`value` if it is a `kind`; TypeError saying `what` was expected (marked with ``N_``) otherwise."""
+    if not isinstance(value, kind):
+        refuse(TypeError, N_("{name} must be {what}; got {type}"), name=name, what=tr(what),
+               type=type(value).__name__)
+    return value

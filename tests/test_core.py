@@ -145,6 +145,23 @@ def test_masks_by_hand():
     assert M.dtype == np.float64 and M[0, 0] == 0.0 and np.isneginf(M[0, 1])
 
 
+def test_masked_scores_block_with_minus_infinity_only():
+    """S + M with M = -inf above the diagonal: the kept scores unchanged, a new array, float32 kept."""
+    S = np.arange(4.0, dtype=np.float32).reshape(2, 2)
+    got = attnlib.core.masked_scores(S, causal_mask(2))
+    np.testing.assert_array_equal(got, [[0.0, -np.inf], [2.0, 3.0]])
+    assert got.dtype == np.float32 and S[0, 1] == 1.0
+    np.testing.assert_array_equal(got, S + attnlib.additive_mask(causal_mask(2)))
+    dead = attnlib.core.masked_scores([[1.0, 2.0]], np.array([False, False]))  # broadcast; softmax refuses it
+    assert np.isneginf(dead).all()
+    with pytest.raises(TypeError, match=r"keep must be boolean \(True = may attend\); got dtype int64"):
+        attnlib.core.masked_scores(S, np.ones((2, 2), dtype=int))
+    with pytest.raises(ValueError, match=r"keep of shape \(3,\) does not broadcast to the scores \(2, 2\)"):
+        attnlib.core.masked_scores(S, np.ones(3, dtype=bool))
+    with pytest.raises(ValueError, match=r"keep of shape \(2, 2, 2\) does not broadcast"):
+        attnlib.core.masked_scores(S, np.ones((2, 2, 2), dtype=bool))
+
+
 def test_project_and_self_attention(rng):
     X = rng.normal(size=(2, 5, 6))
     W_q, W_k, W_v = attnlib.init_projections(6, 4, 3, rng=rng)

@@ -300,7 +300,7 @@ def test_head_grid_refuses_what_is_not_a_stack_of_square_matrices():
 
     with pytest.raises(ValueError, match=r"weights must have shape \(n_layers, n_heads, T, T\).*got \(3, 4, 4\)"):
         plot.head_grid(np.zeros((3, 4, 4)))
-    with pytest.raises(ValueError, match=r"tokens has 2 labels but the weights have T=4 tokens"):
+    with pytest.raises(ValueError, match=r"tokens must have shape \(T,\) = \(4,\); got \(2,\)"):
         plot.head_grid(np.zeros((1, 1, 4, 4)), ["a", "b"])
     with pytest.raises(ValueError, match=r"highlight \(1, 0\) is outside 1 layers × 2 heads"):
         plot.head_grid(np.zeros((1, 2, 4, 4)), highlight=[(1, 0)])

@@ -21,7 +21,7 @@ def test_score_walks_axes():
     assert ax.get_xlim() == (1, 64)
     assert ax.get_xlabel() == "d_k: number of features in q and k"
     assert len(ax.lines) == 4  # three walks and the zero line
-    with pytest.raises(ValueError, match=r"walks must have shape \(n_pairs, D\)"):
+    with pytest.raises(ValueError, match=r"walks must have shape \(n_pairs, D\), D >= 2; got \(5,\)"):
         plot.score_walks(np.zeros(5))
 
 
@@ -42,25 +42,36 @@ def test_score_histogram_normalises_to_the_normal_peak():
     heights = histogram_heights(scores, 4.0)
     assert heights.max() == pytest.approx(1.0, abs=0.12)
     assert score_bins(4.0)[[0, -1]].tolist() == [-18.0, 18.0]
-    parts = plot.parts(ax, "score_histogram")
-    assert parts.note.get_text() == f"std of the scores {plot.number(np.std(scores), 2)}\nnormal curve: σ = 4"
-    curve = parts.curve
+    (note,) = ax.texts
+    assert note.get_text() == f"std of the scores {plot.number(np.std(scores), 2)}\nnormal curve: σ = 4"
+    (curve,) = ax.lines
     assert curve.get_ydata().max() == pytest.approx(1.0, abs=1e-3)
-    plot.update_score_histogram(ax, scores / 4, 1.0, note="hello")
-    assert parts.note.get_text() == "hello"
+    (steps,) = ax.patches
+    assert np.allclose(steps.get_data().values, heights) and ax.get_ylim() == (0, 1.6)
+
+
+def test_score_histogram_note_and_title():
+    scores = np.random.default_rng(1).normal(0, 1.0, 4000) ** 2  # peaked: taller than the curve
+    ax = plot.score_histogram(scores, 1.0, xlim=10.0, title="d_k = 1", note="first line\nsecond line")
+    assert [t.get_text() for t in ax.texts] == ["first line\nsecond line"]
+    assert ax.get_title() == "d_k = 1" and ax.get_xlim() == (-10, 10)
+    assert ax.get_ylim()[1] == pytest.approx(1.08 * histogram_heights(scores, 1.0).max())
 
 
 def test_weights_row_any_number_of_keys():
     ax = plot.weights_row([0.1, 0.6, 0.3], max_keys=10)
-    parts = plot.parts(ax, "weights_row")
-    assert len(parts.bars.get_paths()) == 3 and ax.get_ylim() == (0, 1.1) and ax.get_xticks().size == 0
-    assert parts.outline.get_height() == pytest.approx(0.6)  # the largest bar is outlined
-    assert parts.top_text.get_text() == "0.600" and parts.max_keys == 10
-    plot.update_weights_row(ax, np.full(10, 0.1))
-    assert len(parts.bars.get_paths()) == 10 and parts.uniform.get_ydata()[0] == pytest.approx(0.1)
-    assert parts.keys_text.get_text() == "10 keys  ·  dashed line: uniform 1/10"
-    with pytest.raises(ValueError, match=r"1 <= n <= 10"):
-        plot.update_weights_row(ax, np.full(11, 1 / 11))
+    (bars,) = ax.collections
+    assert len(bars.get_paths()) == 3 and ax.get_ylim() == (0, 1.1) and ax.get_xticks().size == 0
+    (outline,) = ax.patches
+    assert outline.get_height() == pytest.approx(0.6)  # the largest bar is outlined
+    assert [t.get_text() for t in ax.texts] == ["0.600", "3 keys  ·  dashed line: uniform 1/3"]
+    ax = plot.weights_row(np.full(10, 0.1), max_keys=10)
+    (bars,) = ax.collections
+    (uniform,) = ax.lines
+    assert len(bars.get_paths()) == 10 and uniform.get_ydata()[0] == pytest.approx(0.1)
+    assert ax.texts[1].get_text() == "10 keys  ·  dashed line: uniform 1/10"
+    with pytest.raises(ValueError, match=r"weights must have shape \(n,\), 1 <= n <= 10; got \(11,\)"):
+        plot.weights_row(np.full(11, 1 / 11), max_keys=10)
 
 
 def test_saturation_curves_panels():
@@ -72,20 +83,21 @@ def test_saturation_curves_panels():
     for ax in axes:
         assert ax.get_xscale() == "log" and ax.get_xlabel() == "d_k"
         assert [t.get_text() for t in ax.get_xticklabels()] == ["1", "4", "16", "64", "256", "1024"]
-    uniform = plot.parts(axes[1], "saturation_curves").uniform.get_ydata()
-    assert uniform[0] == pytest.approx(np.log(8))
-    dot = plot.parts(axes[0], "saturation_curves").dot
+    raw_line, scaled_line, uniform, vline, dot = axes[1].lines
+    assert uniform.get_ydata()[0] == pytest.approx(np.log(8)) and list(vline.get_xdata()) == [64, 64]
+    assert raw_line.get_alpha() == 0.3 and scaled_line.get_alpha() == 1.0  # the scaled setting is marked
+    dot = axes[0].lines[-1]
     assert dot.get_xdata()[0] == 64 and dot.get_ydata()[0] == pytest.approx(0.3)
+    assert len(plot.saturation_curves(d, raw, scaled, n_keys=8)[0].lines) == 3  # nothing marked
     with pytest.raises(ValueError, match=r"shape \(3, n\) = \(3, 6\)"):
-        plot.update_saturation_curves(axes, d, raw[:2], scaled, n_keys=8)
+        plot.saturation_curves(d, raw[:2], scaled, n_keys=8)
 
 
 def test_entropy_curves_from_log_t_down():
     scores = X @ X.T
     scales = np.linspace(0.0, 10.0, 101)
     ax = plot.entropy_curves(scores, TOKENS, scales=scales, highlight=1, mark=2.0)
-    parts = plot.parts(ax, "entropy_curves")
-    rows = parts.curves
+    rows = ax.lines[:3]
     assert [line.get_label() for line in rows] == ["row 早", "row 上", "row 好"]
     for i, line in enumerate(rows):
         x, y = line.get_data()
@@ -93,19 +105,22 @@ def test_entropy_curves_from_log_t_down():
         assert np.allclose(y, entropy(softmax(x[:, None] * scores[i])))
     assert rows[1].get_linewidth() > rows[0].get_linewidth()
     assert ax.get_xlim() == (0.0, 10.0) and ax.get_xlabel() == "scale β"
-    vline, dot = parts.vline, parts.dot
-    assert list(vline.get_xdata()) == [2.0, 2.0]
+    uniform, vline, dot = ax.lines[3:]
+    assert list(vline.get_xdata()) == [2.0, 2.0] and uniform.get_ydata()[0] == pytest.approx(np.log(3))
     assert np.isclose(dot.get_ydata()[0], entropy(softmax(2.0 * scores[1])), atol=1e-3)
-    plot.update_entropy_curves(ax, highlight=2, mark=5.0)
-    assert rows[2].get_linewidth() > rows[1].get_linewidth() and list(vline.get_xdata()) == [5.0, 5.0]
-    with pytest.raises(ValueError, match="highlight must be a row index in 0..2; got 3"):
-        plot.update_entropy_curves(ax, highlight=3, mark=1.0)
+    legend_widths = {line.get_linewidth() for line in ax.get_legend().get_lines()}
+    assert legend_widths == {1.5, 1.0}  # the legend's keys are not highlighted
+    ax = plot.entropy_curves(scores, TOKENS, scales=scales)  # default: row 0 marked at the first scale
+    assert ax.lines[0].get_linewidth() > ax.lines[1].get_linewidth()
+    assert list(ax.lines[4].get_xdata()) == [0.0, 0.0]
+    with pytest.raises(ValueError, match=r"highlight must be one of 0, 1, 2; got 3"):
+        plot.entropy_curves(scores, TOKENS, scales=scales, highlight=3, mark=1.0)
 
 
 def test_entropy_curves_errors():
-    with pytest.raises(ValueError, match=r"scales must have shape \(n,\) with n >= 2"):
+    with pytest.raises(ValueError, match=r"scales must have shape \(n,\), n >= 2; got \(1,\)"):
         plot.entropy_curves(np.eye(3), TOKENS, scales=[1.0])
-    with pytest.raises(ValueError, match="one row per token"):
+    with pytest.raises(ValueError, match=r"scores must have shape \(T, T_k\), T = 3 tokens; got \(2, 2\)"):
         plot.entropy_curves(np.eye(2), TOKENS, scales=[0.0, 1.0])
 
 
@@ -114,10 +129,10 @@ def test_distribution_labels_in_chinese(zh_hans):
     assert ax.get_xlabel() == "缩放系数 β" and ax.get_ylabel() == "这一行的熵（奈特）"
     assert [t.get_text() for t in ax.get_legend().get_texts()][:2] == ["行 早", "行 上"]
     ax = plot.weights_row([0.5, 0.5], max_keys=4)
-    assert plot.parts(ax, "weights_row").keys_text.get_text() == "2 个键  ·  虚线：均匀权重 1/2"
+    assert ax.texts[1].get_text() == "2 个键  ·  虚线：均匀权重 1/2"
     axes = plot.saturation_curves(np.array([1, 4]), np.ones((3, 2)) / 2, np.ones((3, 2)) / 2, n_keys=2)
     assert [ax.get_title() for ax in axes] == ["最大权重", "熵（奈特）", "梯度大小 ‖diag(p) − p pᵀ‖"]
     ax = plot.score_histogram(np.random.default_rng(2).normal(size=500), 1.0)
-    note = plot.parts(ax, "score_histogram").note.get_text()
+    note = ax.texts[0].get_text()
     assert note.startswith("分数的标准差 ") and note.endswith("正态曲线：σ = 1")
     ax.figure.canvas.draw()

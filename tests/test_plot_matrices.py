@@ -45,32 +45,20 @@ def test_heatmap_labels_in_chinese_numbers_unchanged(zh_hans):
     ax.figure.canvas.draw()  # every glyph in the bundled font (warnings are errors here)
 
 
-def test_update_heatmap_reuses_artists():
-    ax = plot.heatmap(np.eye(2))
-    mesh, texts = ax.collections[0], plot.heatmap_cells(ax)
-    plot.update_heatmap(ax, [[0.25, 0.75], [1.0, 0.0]])
-    assert ax.collections[0] is mesh and plot.heatmap_cells(ax) == texts
-    np.testing.assert_allclose(mesh.get_array().reshape(2, 2), [[0.25, 0.75], [1.0, 0.0]])
-    assert texts[1].get_text() == "0.75"
+def test_heatmap_cells_are_written_and_coloured():
+    ax = plot.heatmap([[0.25, 0.75], [1.0, 0.0]], fmt=".1f", title="w")
+    texts = plot.heatmap_cells(ax)
+    assert [t.get_text() for t in texts] == ["0.2", "0.8", "1.0", "0.0"]  # 0.25 rounds to the even digit
     assert texts[2].get_color() == "white" and texts[3].get_color() == "black"  # dark cell, light cell
-    plot.update_heatmap(ax, [[0.25, 0.75], [1.0, 0.0]], fmt=".1f")
-    assert texts[0].get_text() == "0.2"  # 0.25 rounds to the even digit
-    with pytest.raises(ValueError, match="keep the shape first drawn"):
-        plot.update_heatmap(ax, np.eye(3))
-    with pytest.raises(ValueError, match="keep the shape first drawn"):
-        plot.update_heatmap(ax, np.ones((1, 4)))  # as many cells, another shape
-
-
-def test_update_heatmap_needs_a_heatmap():
-    _, ax = plt.subplots()
-    with pytest.raises(ValueError, match="ax holds no picture drawn by heatmap"):
-        plot.update_heatmap(ax, np.eye(2))
+    assert [t.get_position() for t in texts[:2]] == [(0.5, 0.5), (1.5, 0.5)]  # row by row
+    ax.text(0.5, 0.5, "a note")
+    assert len(plot.heatmap_cells(ax)) == 4  # only the cells
 
 
 def test_large_matrices_are_not_annotated_and_labels_are_checked():
     ax = plot.heatmap(np.zeros((20, 20)))
     assert not ax.texts and plot.heatmap_cells(ax) == []
-    with pytest.raises(ValueError, match="rows has 1 labels but the matrix has 2 rows"):
+    with pytest.raises(ValueError, match=r"rows must have shape \(2,\), one label per matrix row; got \(1,\)"):
         plot.heatmap(np.eye(2), rows=["a"])
     with pytest.raises(ValueError, match=r"matrix must have shape \(n_rows, n_cols\)"):
         plot.heatmap(np.ones(3))
@@ -103,22 +91,27 @@ def test_mask_panels_show_minus_infinity_and_exact_zeros():
     weight_cells = cells(axes[2])
     assert weight_cells[:3] == ["1.00", "0", "0"] and weight_cells[3:5] == ["", ""]  # beyond T = 3
     assert axes[0].get_xlim() == (0, 3) and axes[0].get_ylim() == (3, 0)
-    labels = [t.get_text() for t in plot.parts(axes[0], "mask_panel").labels]
-    assert labels[:3] == ["a", "b", "c"] and labels[5:8] == ["a", "b", "c"]
+    labels = [t.get_text() for t in axes[0].texts if t not in plot.heatmap_cells(axes[0])]
+    assert labels == ["a", "b", "c", "", "", "a", "b", "c", "", ""]  # below the columns, left of the rows
+    assert [t.get_text() for t in axes[1].texts][-5:] == ["a", "b", "c", "", ""]  # columns only
     assert [ax.get_title() for ax in axes] == ["scores  Q·Kᵀ/√d_k", "masked scores  + M", "weights  softmax"]
     assert axes[2].collections[0].norm.vmin == 0.0 and axes[2].collections[0].norm.vmax == 1.0
+    assert all(t.get_visible() for ax in axes for t in plot.heatmap_cells(ax))
     with pytest.raises(ValueError, match="may attend to no key"):
-        plot.update_mask_panels(axes, scores, np.zeros((3, 3), dtype=bool), ["a", "b", "c"])
-    with pytest.raises(ValueError, match=r"T <= 5"):
-        plot.update_mask_panels(axes, np.zeros((6, 6)), np.ones((6, 6), bool), ["x"] * 6)
+        plot.mask_panels(scores, np.zeros((3, 3), dtype=bool), ["a", "b", "c"])
+    with pytest.raises(ValueError, match=r"T <= size=5"):
+        plot.mask_panels(np.zeros((6, 6)), np.ones((6, 6), bool), ["x"] * 6, size=5)
+    with pytest.raises(ValueError, match=r"keep, tokens must have shape \(T, T\), \(T,\) with T = 3; got \(\(3, 3\), 2\)"):
+        plot.mask_panels(scores, keep, ["a", "b"])
 
 
-def test_mask_panels_grow_and_shrink_within_their_size():
+def test_mask_panels_on_given_axes_fill_their_size():
     rng = np.random.default_rng(5)
-    axes = plot.mask_panels(rng.normal(size=(2, 2)), np.ones((2, 2), bool), ["a", "b"], size=4)
+    _, given = plt.subplots(1, 3)
     scores = rng.normal(size=(4, 4))
-    plot.update_mask_panels(axes, scores, attnlib.causal_mask(4), list("wxyz"))
-    assert axes[0].get_xlim() == (0, 4) and cells(axes[1])[1] == "−∞"
+    axes = plot.mask_panels(scores, attnlib.causal_mask(4), list("wxyz"), axes=given, size=4, titles=False)
+    assert axes == list(given) and len(axes[0].figure.axes) == 3  # no colour bars on given axes
+    assert axes[0].get_xlim() == (0, 4) and cells(axes[1])[1] == "−∞" and axes[0].get_title() == ""
     assert cells(axes[0])[5] == plot.number(scores[1, 1], 2)
 
 
@@ -148,7 +141,7 @@ def test_product_panels_show_the_product():
     norms = {(ax.collections[0].norm.vmin, ax.collections[0].norm.vmax) for ax in axes}
     assert norms == {(-6.0, 6.0)}  # one colour scale: the largest magnitude, 6 = 3·2, is in A @ B
     assert all(t.get_visible() for ax in axes for t in plot.heatmap_cells(ax))
-    with pytest.raises(ValueError, match=r"must multiply"):
+    with pytest.raises(ValueError, match=r"left, right must have shape \(n, m\), \(m, p\); got \(\(3, 2\), \(3, 2\)\)"):
         plot.product_panels(A, A, names=("a", "b", "c"), rows="abc", inner="fg", cols="fg")
 
 

@@ -1,4 +1,4 @@
-"""attnlib.plot.style: the look, the colours, the figure factory, the number formatter, a picture's parts."""
+"""attnlib.plot.style: the look, the colours, the figure factory, the number formatter."""
 
 from __future__ import annotations
 
@@ -110,14 +110,3 @@ def test_kinds_and_colours():
     assert plot.token_colour(len(plot.TOKEN_COLOURS)) == plot.TOKEN_COLOURS[0]
     with pytest.raises(ValueError, match="kind must be one of"):
         plot.colour_map("weight")
-
-
-def test_a_picture_keeps_its_parts_per_axes():
-    fig = plot.new_figure((2, 2))
-    ax, other = fig.subplots(1, 2)
-    kept = plot.keep_parts(ax, "demo", line=ax.plot([0, 1])[0], size=3)
-    assert plot.parts(ax, "demo") is kept and kept.size == 3
-    with pytest.raises(ValueError, match="ax holds no picture drawn by demo"):
-        plot.parts(other, "demo")
-    with pytest.raises(ValueError, match="ax holds no picture drawn by heatmap"):
-        plot.parts(ax, "heatmap")

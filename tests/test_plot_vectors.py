@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 from matplotlib.axes import Axes
@@ -32,33 +31,28 @@ def test_dot_product_picture_draws_the_geometry():
     assert (ax.get_xlabel(), ax.get_ylabel()) == ("feature 1", "feature 2")
     assert ax.get_title() == "a·b = |a| |b| cos θ = 2.00 × 1.50 × 0.500 = 1.50"
     assert {"a", "b", "θ", "|a| cos θ = 1.00"} <= set(_texts(ax))
-    proj = plot.parts(ax, "dot_product_picture").proj
+    b_line, drop, proj, arc = ax.lines[2:]  # after the two axis lines
+    assert np.allclose(np.array(drop.get_data()).T, [a, [1.0, 0.0]])  # the perpendicular from a
+    assert np.allclose(np.array(b_line.get_data())[1], 0.0) and np.allclose(arc.get_data()[1][0], 0.0)
     assert np.allclose(np.array(proj.get_data())[:, 1], [1.0, 0.0])  # the shadow of a ends at x = 1
 
 
-def test_dot_product_picture_update_moves_everything():
-    ax = plot.dot_product_picture([2.0, 0.0], [1.0, 0.0], ylim=(-1.0, 3.0), names=("q", "k"))
+def test_dot_product_picture_of_an_obtuse_angle():
+    ax = plot.dot_product_picture([-1.0, 1.0], [2.0, 0.0], ylim=(-1.0, 3.0), names=("q", "k"))  # 135°
     assert ax.get_ylim() == (-1.0, 3.0)
-    plot.update_dot_product_picture(ax, [-1.0, 1.0], [2.0, 0.0])  # 135°: a negative projection
     assert ax.get_title().startswith("q·k = |q| |k| cos θ = 1.41 × 2.00 × −0.707 = −2.00")
-    assert "|q| cos θ = −1.00" in _texts(ax)
-    drop = plot.parts(ax, "dot_product_picture").drop
+    assert "|q| cos θ = −1.00" in _texts(ax)  # a negative projection
+    drop = ax.lines[3]
     assert np.allclose(np.array(drop.get_data()).T, [[-1.0, 1.0], [-1.0, 0.0]])
 
 
 @pytest.mark.parametrize(
     ("a", "b", "match"),
-    [([0.0, 0.0], [1.0, 0.0], "non-zero"), ([1.0, 0.0, 0.0], [1.0, 0.0], r"a must be a finite 2-D vector")],
+    [([0.0, 0.0], [1.0, 0.0], "non-zero"), ([1.0, 0.0, 0.0], [1.0, 0.0], r"a must have shape \(2,\), finite; got \(3,\)")],
 )
 def test_dot_product_picture_errors(a, b, match):
     with pytest.raises(ValueError, match=match):
         plot.dot_product_picture(a, b)
-
-
-def test_update_dot_product_picture_needs_its_picture():
-    _, ax = plt.subplots()
-    with pytest.raises(ValueError, match="no picture drawn by dot_product_picture"):
-        plot.update_dot_product_picture(ax, [1.0, 0.0], [0.0, 1.0])
 
 
 # ---- weight_bars --------------------------------------------------------------------------------
@@ -67,21 +61,21 @@ def test_update_dot_product_picture_needs_its_picture():
 def test_weight_bars_on_the_fixed_scale():
     w = softmax(np.array([2.0, 2.0, 1.3]))
     ax = plot.weight_bars(w, TOKENS, title="row 早")
-    bars = plot.parts(ax, "weight_bars").bars
+    bars = ax.patches
     assert np.allclose([bar.get_height() for bar in bars], w)
     assert [t.get_text() for t in ax.get_xticklabels()] == TOKENS
     assert ax.get_ylim() == (0.0, 1.12) and ax.get_ylabel() == "attention weight"
     assert [bar.get_edgecolor()[:3] for bar in bars][:2] == [(0.0, 0.0, 0.0)] * 2  # the tie is outlined
     assert bars[2].get_edgecolor()[3] == 0.0
     assert ["0.401", "0.401", "0.199"] == [t for t in _texts(ax)]
-    plot.update_weight_bars(ax, [0.0, 1.0, 0.0], title="one-hot")
-    assert [bar.get_height() for bar in bars] == [0.0, 1.0, 0.0] and ax.get_title() == "one-hot"
-    with pytest.raises(ValueError, match=r"weights must keep the shape first drawn, \(3,\); got \(2,\)"):
-        plot.update_weight_bars(ax, [0.5, 0.5])
+    assert ax.get_title() == "row 早" and [t.get_position()[1] for t in ax.texts] == pytest.approx(w + 0.015)
+    ax = plot.weight_bars([0.0, 1.0, 0.0], TOKENS)
+    assert [bar.get_height() for bar in ax.patches] == [0.0, 1.0, 0.0] and ax.get_title() == ""
+    assert [bar.get_edgecolor()[3] for bar in ax.patches] == [0.0, 1.0, 0.0]
 
 
 def test_weight_bars_needs_a_label_per_weight():
-    with pytest.raises(ValueError, match=r"weights must have shape \(T,\) with one token label each"):
+    with pytest.raises(ValueError, match=r"weights, tokens must have shape \(T,\), \(T,\); got \(\(2,\), 3\)"):
         plot.weight_bars([0.5, 0.5], TOKENS)
 
 
@@ -106,7 +100,7 @@ def test_contribution_bars_stack_to_the_output():
 
 
 def test_contribution_bars_shape_error():
-    with pytest.raises(ValueError, match=r"expected weights \(T,\), X \(T, d\) and T tokens"):
+    with pytest.raises(ValueError, match=r"weights, X, tokens must have shape \(T,\), \(T, d\), \(T,\)"):
         plot.contribution_bars([0.5, 0.5], X, TOKENS)
 
 
@@ -138,22 +132,29 @@ def test_weighted_averages_never_leave_the_hull(rng):
     assert not inside_convex_hull(points, 3 * points).all()
 
 
-def test_convex_hull_picture_and_update():
+def rings_and_links(ax: Axes) -> tuple[list, list]:
+    """The rings (big hollow markers) and the dotted lines home of a convex hull picture."""
+    rings = [line for line in ax.lines if line.get_marker() == "o" and line.get_markersize() == 15]
+    links = [line for line in ax.lines if line.get_linestyle() == ":"]
+    return rings, links
+
+
+def test_convex_hull_picture():
     out = softmax(X2 @ X2.T) @ X2
     ax = plot.convex_hull_picture(X2, out, TOKENS, trails=np.stack([out, X2]), title="s = 1")
-    rings = plot.parts(ax, "convex_hull_picture").rings
+    rings, links = rings_and_links(ax)
     assert np.allclose([np.concatenate(r.get_data()) for r in rings], out)
     assert [t.get_text() for t in ax.get_legend().get_texts()] == ["convex hull", "centroid (mean)", "outputs"]
     assert {"早", "上", "好"} <= set(_texts(ax))
     assert ax.get_xlabel() == "feature 1" and ax.get_title() == "s = 1"
     lo, hi = ax.get_xlim()
     assert lo < X2[:, 0].min() and hi > X2[:, 0].max()
-    plot.update_convex_hull_picture(ax, X2, title="one-hot")
+    assert np.allclose(np.array(links[0].get_data()).T, [out[0], X2[0]])  # from the ring to its token
+    rings, links = rings_and_links(plot.convex_hull_picture(X2, X2, TOKENS))
     assert np.allclose([np.concatenate(r.get_data()) for r in rings], X2)
-    links = plot.parts(ax, "convex_hull_picture").links
     assert np.allclose(np.array(links[0].get_data()).T, [X2[0], X2[0]])
     with pytest.raises(ValueError, match=r"out must have shape \(3, 2\)"):
-        plot.update_convex_hull_picture(ax, X2[:2])
+        plot.convex_hull_picture(X2, X2[:2], TOKENS)
 
 
 def test_vector_pictures_in_chinese(zh_hans):

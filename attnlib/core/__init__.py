@@ -24,7 +24,7 @@ from __future__ import annotations
 from .distributions import entropy, softmax, softmax_backward, softmax_jacobian, softmax_saturation
 from .formula import attention, attention_weights, init_projections, project, scores, self_attention
 from .geometry import convex_hull_2d, inside_convex_hull
-from .masks import additive_mask, causal_mask, padding_mask
+from .masks import additive_mask, causal_mask, masked_scores, padding_mask
 from .multihead import merge_heads, multi_head_attention, split_heads
 from .scaling import histogram_heights, nested_dot_products, score_bins
 from .training import attention_pair_loss, train_attention_pairs
@@ -52,6 +52,7 @@ __all__ = [
     # masks
     "additive_mask",
     "causal_mask",
+    "masked_scores",
     "padding_mask",
     # vectors
     "cosine_similarity",

@@ -175,7 +175,7 @@ def softmax_backward(weights: Any, grad: Any) -> np.ndarray:
     Shapes:
         weights (..., n), grad (..., n) -> (..., n)
 
-    Taught in: 05 §4, 09 §3
+    Serves: the backward passes of attnlib.core.training and attnlib.gpt, not called in the notebooks.
     """
     p = as_float_array(weights, "weights", expected="(..., n)")
     g = as_float_array(grad, "grad", expected="(..., n)")

@@ -24,6 +24,7 @@ from ..validation import (
     check_positive_int,
     check_row_maxima,
 )
+from .masks import _block_masked
 
 __all__ = ["attention", "attention_weights", "init_projections", "project", "scores", "self_attention"]
 
@@ -37,9 +38,7 @@ def _scores(Q: np.ndarray, K: np.ndarray, keep: np.ndarray | None, scale: bool) 
         s = Q @ np.swapaxes(K, -1, -2)  # (..., T_q, T_k)
     if scale:
         s /= math.sqrt(Q.shape[-1])  # in place: no second (T_q, T_k) array
-    if keep is not None:
-        np.copyto(s, -np.inf, where=~keep)  # + M; keep (..., T_q, T_k) broadcasts
-    return s
+    return s if keep is None else _block_masked(s, keep)  # + M
 
 
 def _softmax_rows(s: np.ndarray) -> np.ndarray:
@@ -94,7 +93,7 @@ def scores(Q: Any, K: Any, mask: Any = None, *, scale: bool = True) -> np.ndarra
     Shapes:
         Q (..., T_q, d_k), K (..., T_k, d_k), mask (..., T_q, T_k) -> scores (..., T_q, T_k)
 
-    Taught in: 07 §2
+    Taught in: 00 §3
     """
     Q, K, _ = check_attention_inputs(Q, K)
     return _scores(Q, K, _keep(mask, Q, K), scale)
@@ -120,8 +119,6 @@ def attention_weights(Q: Any, K: Any, mask: Any = None, *, scale: bool = True) -
 
     Shapes:
         Q (..., T_q, d_k), K (..., T_k, d_k), mask (..., T_q, T_k) -> weights (..., T_q, T_k)
-
-    Taught in: 07 §4
     """
     Q, K, _ = check_attention_inputs(Q, K)
     return _softmax_rows(_scores(Q, K, _keep(mask, Q, K), scale))

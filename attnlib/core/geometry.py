@@ -36,8 +36,6 @@ def convex_hull_2d(points: Any) -> np.ndarray:
 
     Shapes:
         points (n, 2) -> corners (h, 2), h <= n
-
-    Taught in: 03 §3
     """
     arr = np.asarray(points, dtype=float)
     if arr.ndim != 2 or arr.shape[1] != 2:

@@ -10,9 +10,9 @@ from typing import Any
 import numpy as np
 
 from ..i18n import N_, tr
-from ..validation import check_indices, check_positive_int
+from ..validation import as_float_array, check_indices, check_positive_int
 
-__all__ = ["additive_mask", "causal_mask", "padding_mask"]
+__all__ = ["additive_mask", "causal_mask", "masked_scores", "padding_mask"]
 
 
 def causal_mask(T: Any) -> np.ndarray:
@@ -104,8 +104,58 @@ def additive_mask(mask: Any) -> np.ndarray:
 
     Taught in: 06 §4
     """
+    return np.where(_boolean(mask, "mask"), 0.0, -np.inf)
+
+
+def masked_scores(scores: Any, keep: Any) -> np.ndarray:
+    """``scores + M``: the scores with ``-inf`` where a key is blocked, unchanged where it may be seen.
+
+    The one place where attnlib applies a mask (the formula, the figures and the exercises' checkers
+    all call it). A query whose keys are all blocked keeps a row of ``-inf``; ``softmax`` refuses it.
+
+    Parameters
+    ----------
+    scores : array_like
+        The scores ``Q·Kᵀ/√d_k``.
+    keep : array_like of bool
+        True where a query may attend to a key; broadcast to the scores.
+
+    Returns
+    -------
+    masked : ndarray
+        A new array, of the scores' float dtype.
+
+    Raises
+    ------
+    TypeError
+        Scores that are not numbers, or a mask that is not boolean.
+    ValueError
+        A mask that does not broadcast to the scores.
+
+    Shapes:
+        scores (..., T_q, T_k), keep broadcastable to (..., T_q, T_k) -> masked (..., T_q, T_k)
+    """
+    s = as_float_array(scores, "scores", expected="(..., T_q, T_k)")
+    keep = _boolean(keep, "keep")
+    try:
+        fits = np.broadcast_shapes(keep.shape, s.shape) == s.shape
+    except ValueError:
+        fits = False
+    if not fits:
+        raise ValueError(tr("{name} of shape {shape} does not broadcast to the scores {scores}").format(
+            name="keep", shape=keep.shape, scores=s.shape))
+    return _block_masked(s.copy(), keep)
+
+
+def _block_masked(s: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    """``s + M`` in place on checked arrays: ``-inf`` where ``keep`` is False (the kernel of the formula)."""
+    np.copyto(s, -np.inf, where=~keep)  # keep (..., T_q, T_k) broadcasts
+    return s
+
+
+def _boolean(mask: Any, name: str) -> np.ndarray:
     arr = np.asarray(mask)
     if arr.dtype.kind != "b":
-        raise TypeError(tr("mask must be boolean (True = may attend); got dtype "
-                           "{dtype}").format(dtype=arr.dtype))
-    return np.where(arr, 0.0, -np.inf)
+        raise TypeError(tr("{name} must be boolean (True = may attend); got dtype "
+                           "{dtype}").format(name=name, dtype=arr.dtype))
+    return arr

@@ -85,8 +85,6 @@ def score_bins(sigma: float, n_bins: int = 45, reach: float = 4.5) -> np.ndarray
 
     Shapes:
         -> edges (n_bins + 1,)
-
-    Taught in: 05 §2
     """
     return sigma * np.linspace(-reach, reach, n_bins + 1)
 
@@ -109,8 +107,6 @@ def histogram_heights(scores: Any, sigma: float) -> np.ndarray:
 
     Shapes:
         scores (n,) -> heights (n_bins,)
-
-    Taught in: 05 §2
     """
     s = np.asarray(scores, dtype=float).ravel()
     edges = score_bins(sigma)

@@ -5,6 +5,8 @@ One module per notebook, named after the notebook (``inner_products`` for 01 ...
 every checker runs through the one pipeline of :mod:`attnlib.exercises.pipeline`.
 """
 
+from ..i18n import N_
+from ..validation import check_type, refuse
 from . import (
     a_real_model,
     a_tiny_gpt,
@@ -46,12 +48,13 @@ def exercise_named(checker: str) -> pipeline.Exercise:
     """The :class:`~attnlib.exercises.pipeline.Exercise` behind the public checker named ``checker``
     (e.g. ``"check_softmax_rows"``): what the site and the decks read to show an exercise as a task."""
     if not isinstance(checker, str):
-        raise TypeError(f"checker must be the checker's name, a str; got {type(checker).__name__}")
+        check_type(checker, "checker", str, what=N_("the checker's name, a str"))
     for module in NOTEBOOKS.values():
         for exercise in module.EXERCISES:
             if exercise.name == checker:
                 return exercise
-    raise ValueError(f"checker must name a checker of attnlib.exercises; got {checker!r}")
+    refuse(ValueError, N_("checker must name a checker of attnlib.exercises; got {checker!r}"),
+           checker=checker)
 
 
 __all__ = [

@@ -16,7 +16,8 @@ from .pipeline import Exercise, Mistake, OneOf, checkers, softmax_rows
 __all__ = ["check_head_weights", "check_previous_token_score", "check_split_heads"]
 
 
-# The worked answers: each checker's reference, shown as it is in the notebook's folded solution cell.
+# The worked answers: each checker's reference, shown as it is in the notebook's folded solution cell;
+# plain numpy, independent of attnlib.core on purpose (why: the docstring of .pipeline).
 
 
 def solution_split_heads(X, n_heads):

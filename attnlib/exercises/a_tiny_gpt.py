@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core import softmax
 from ..i18n import N_
 from .pipeline import Exercise, Mistake, OneOf, checkers
 
 __all__ = ["check_cached_attention", "check_next_token_loss", "check_sample_with_temperature"]
 
 
-# The worked answers: each checker's reference, shown as it is in the notebook's folded solution cell.
+# The worked answers: each checker's reference, shown as it is in the notebook's folded solution cell;
+# plain numpy, independent of attnlib.core on purpose (why: the docstring of .pipeline).
 
 
 def solution_next_token_loss(logits, targets):
@@ -39,9 +41,9 @@ def solution_cached_attention(q, k, v, K_cache, V_cache):
 
 
 def _log_softmax(logits: np.ndarray, axis: int = -1) -> np.ndarray:
-    """log softmax(z) = z − max z − log Σ exp(z − max z)."""
-    z = logits - logits.max(axis=axis, keepdims=True)
-    return z - np.log(np.exp(z).sum(axis=axis, keepdims=True))
+    """log softmax(z); −∞ where a probability underflows to 0 (a wrong answer's number may be −∞)."""
+    with np.errstate(divide="ignore"):
+        return np.log(softmax(logits, axis=axis))
 
 
 def _loss(logits: np.ndarray, targets: np.ndarray, axis: int = -1) -> float:
@@ -130,9 +132,7 @@ NEXT_TOKEN_LOSS = Exercise(
 
 def _probs(logits: np.ndarray, temperature: float) -> np.ndarray:
     """softmax(logits / temperature)."""
-    z = logits / temperature
-    e = np.exp(z - z.max())
-    return e / e.sum()
+    return softmax(logits / temperature)
 
 
 def _pick(p: np.ndarray, u: float) -> int:
@@ -201,8 +201,7 @@ SAMPLE_WITH_TEMPERATURE = Exercise(
 def _attend(q: np.ndarray, K: np.ndarray, V: np.ndarray, scale: bool = True) -> np.ndarray:
     """softmax(K·q/√d_k)·V: one query over every cached key."""
     scores = (K @ q) / (np.sqrt(q.size) if scale else 1.0)  # (t,)
-    w = np.exp(scores - scores.max())
-    return (w / w.sum()) @ V
+    return softmax(scores) @ V
 
 
 def _cached(q, k, v, K, V) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -28,7 +28,8 @@ def _unit_rows(X: np.ndarray) -> np.ndarray:
     return X / np.sqrt((X * X).sum(axis=1, keepdims=True))
 
 
-# The worked answers: each checker's reference, shown as it is in the notebook's folded solution cell.
+# The worked answers: each checker's reference, shown as it is in the notebook's folded solution cell;
+# plain numpy, independent of attnlib.core on purpose (why: the docstring of .pipeline).
 
 
 def solution_gram(X):

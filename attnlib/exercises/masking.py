@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core import additive_mask, masked_scores
 from ..i18n import N_, tr
 from .pipeline import Exercise, Mistake, OneOf, checkers, softmax_rows
 
@@ -16,7 +17,8 @@ __all__ = [
 ]
 
 
-# The worked answers: each checker's reference, shown as it is in the notebook's folded solution cell.
+# The worked answers: each checker's reference, shown as it is in the notebook's folded solution cell;
+# plain numpy, independent of attnlib.core on purpose (why: the docstring of .pipeline).
 
 
 def solution_causal_mask(T):
@@ -37,11 +39,6 @@ def solution_keep(mask, convention):
     mask = np.asarray(mask)
     keep = ~mask if convention == "torch_key_padding" else mask == 1  # only PyTorch's key padding is "ignore"
     return keep[:, None, :]
-
-
-def _additive(keep: np.ndarray) -> np.ndarray:
-    """M = 0 where attention is allowed, −∞ where it is blocked."""
-    return np.where(keep, 0.0, -np.inf)
 
 
 def _lower(T: int, k: int = 0) -> np.ndarray:
@@ -69,7 +66,7 @@ CAUSAL_MASK = Exercise(
                 "−∞ is below the diagonal: query i could see only itself and the future (keys after i), "
                 "which is peeking. Block the keys j > i, above the diagonal."
             ),
-            wrong=lambda T: _additive(_lower(T).T),
+            wrong=lambda T: additive_mask(_lower(T).T),
             spotted=lambda got, T: T > 1,
             watch=N_("putting −∞ below the diagonal (blocking the past, not the future)"),
         ),
@@ -79,7 +76,7 @@ CAUSAL_MASK = Exercise(
                 "your mask is inverted: 0 must be where attention is allowed (j ≤ i, on and below the "
                 "diagonal) and −∞ where it is blocked (j > i)."
             ),
-            wrong=lambda T: _additive(~_lower(T)),
+            wrong=lambda T: additive_mask(~_lower(T)),
             spotted=lambda got, T: T > 1,
             watch=N_("an inverted mask (0 where blocked, −∞ where allowed)"),
         ),
@@ -89,7 +86,7 @@ CAUSAL_MASK = Exercise(
                 "you blocked the diagonal too: a token must see itself. Otherwise query 0 sees nothing "
                 "at all and its weights are 0/0."
             ),
-            wrong=lambda T: _additive(_lower(T, -1)),
+            wrong=lambda T: additive_mask(_lower(T, -1)),
             watch=N_("blocking the diagonal too (a token must see itself)"),
         ),
         Mistake(
@@ -127,7 +124,7 @@ def _softmax_inputs() -> list[tuple[np.ndarray, np.ndarray]]:
 
 def _masked(scores: np.ndarray, keep: np.ndarray, axis: int = -1) -> np.ndarray:
     """softmax(scores + M) with M = −∞ where keep is False."""
-    return softmax_rows(np.where(keep, scores, -np.inf), axis=axis)
+    return softmax_rows(masked_scores(scores, keep), axis=axis)
 
 
 MASKED_SOFTMAX = Exercise(

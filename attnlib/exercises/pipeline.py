@@ -1,8 +1,12 @@
 """One pipeline for every exercise: run the learner's function, then say what is right or wrong.
 
 An exercise is data (:class:`Exercise`): the reference answer written in plain numpy, the hidden
-inputs, and a table of typical wrong answers (:class:`Mistake`), each with what to say. Every
-checker walks the same steps, in this order, on each hidden input:
+inputs, and a table of typical wrong answers (:class:`Mistake`), each with what to say.
+The references (the ``solution_*`` functions) stay independent of ``attnlib.core``: the notebooks
+show the learner's function and attnlib's giving the same numbers, so a reference built on attnlib
+would let a bug shared by attnlib and the checker pass unseen. The wrong answers and the hidden
+inputs use attnlib.core (``softmax_rows``, ``masked_scores``, ``additive_mask``). Every checker walks
+the same steps, in this order, on each hidden input:
 
 1. the answer is a function (not its result);
 2. it runs without raising (``NotImplementedError`` means "not written yet"; any other error is
@@ -34,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core import softmax
 from ..i18n import N_, tr
 
 __all__ = [
@@ -93,8 +98,6 @@ _HERE = str(Path(__file__).resolve())
 
 class OneOf(dict):
     """Several wrong answers of one kind, keyed by what tells them apart (``{which}`` in the message).
-
-    Taught in: 01 §Exercises
     """
 
 
@@ -122,8 +125,6 @@ class Mistake:
         The mistake as a thing to watch for, before anyone has made it (an English phrase marked with
         ``N_``, e.g. "normalising the columns instead of the rows"): what a page with no Python lists
         under the exercise.
-
-    Taught in: 01 §Exercises
     """
 
     key: str
@@ -169,8 +170,6 @@ class Verdict:
 
     ``cause`` names what was said: ``"correct"``, the key of a :class:`Mistake`, or a generic step
     (a key of :data:`GENERIC_MESSAGES`).
-
-    Taught in: 01 §Exercises
     """
 
     ok: bool
@@ -225,8 +224,6 @@ class Exercise:
         The kind of array the answer must be (``"b"``: boolean), beyond having the right numbers.
     task, shapes : str
         For the checker's docstring: what the learner's function does, and its shapes in symbols.
-
-    Taught in: 01 §Exercises
     """
 
     name: str
@@ -372,8 +369,6 @@ class Exercise:
 
 def checkers(module: str, exercises: Sequence[Exercise], taught: str) -> tuple[Callable[[Any], Verdict], ...]:
     """The public checkers of ``exercises``, in order, as functions of ``module``, taught in ``taught``.
-
-    Taught in: 01 §Exercises
     """
     return tuple(exercise.checker(module, taught) for exercise in exercises)
 
@@ -392,8 +387,6 @@ def say(template: str, **facts: Any) -> str:
     -------
     str
         What the learner reads.
-
-    Taught in: 01 §Exercises
     """
     return tr(template).format(**facts)
 
@@ -454,8 +447,6 @@ def matches(got: Any, wrong: Any, atol: float = 1e-6) -> bool:
     """True when ``got`` has the shape of ``wrong`` and the same numbers (equal NaN and infinities count).
 
     Tuples match element by element.
-
-    Taught in: 01 §Exercises
     """
     if isinstance(wrong, tuple):
         return (
@@ -477,14 +468,12 @@ def matches(got: Any, wrong: Any, atol: float = 1e-6) -> bool:
 
 
 def softmax_rows(scores: Any, axis: int = -1) -> np.ndarray:
-    """``exp(s - max) / Σ exp(s - max)`` along ``axis``; NaN where every score is ``-inf``.
+    """``attnlib.core.softmax`` along ``axis``, but NaN (not an error) where every score is ``-inf``.
 
-    Plain numpy on purpose: the exercises' references do not rely on ``attnlib.core``.
-
-    Taught in: 01 §Exercises
+    For the typical wrong answers and the hidden inputs: a mistake such as an inverted mask may block
+    every key of a query, and the learner who makes it gets NaN, not an error. The references stay
+    independent of attnlib.core (the ``solution_*`` functions, written out in plain numpy).
     """
     scores = np.asarray(scores, dtype=float)
-    with np.errstate(all="ignore"):
-        top = np.max(scores, axis=axis, keepdims=True)
-        e = np.exp(scores - np.where(np.isfinite(top), top, 0.0))
-        return e / e.sum(axis=axis, keepdims=True)
+    dead = np.isneginf(scores).all(axis=axis, keepdims=True)
+    return np.where(dead, np.nan, softmax(np.where(dead, 0.0, scores), axis=axis))

@@ -31,7 +31,8 @@ def _sizes(Q: np.ndarray, K: np.ndarray) -> dict[str, Any]:
     }
 
 
-# The worked answers: each checker's reference, shown as it is in the notebook's folded solution cell.
+# The worked answers: each checker's reference, shown as it is in the notebook's folded solution cell;
+# plain numpy, independent of attnlib.core on purpose (why: the docstring of .pipeline).
 
 
 def solution_scaled_scores(Q, K):

@@ -16,7 +16,8 @@ SCORES_2x4 = np.array([[1.0, -1.0, 0.5, 2.0], [0.0, 3.0, -2.0, 1.0]])
 SCORES_LARGE = np.array([[1000.0, 999.0, 998.0], [-1000.0, -1001.0, -1003.0]])
 
 
-# The worked answers: each checker's reference, shown as it is in the notebook's folded solution cell.
+# The worked answers: each checker's reference, shown as it is in the notebook's folded solution cell;
+# plain numpy, independent of attnlib.core on purpose (why: the docstring of .pipeline).
 
 
 def solution_softmax(scores):

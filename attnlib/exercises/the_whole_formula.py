@@ -6,13 +6,15 @@ from typing import Any
 
 import numpy as np
 
+from ..core import additive_mask
 from ..i18n import N_
 from .pipeline import Exercise, Mistake, OneOf, checkers, softmax_rows
 
 __all__ = ["check_attention", "check_context_vector"]
 
 
-# The worked answers: each checker's reference, shown as it is in the notebook's folded solution cell.
+# The worked answers: each checker's reference, shown as it is in the notebook's folded solution cell;
+# plain numpy, independent of attnlib.core on purpose (why: the docstring of .pipeline).
 
 
 def solution_attention(Q, K, V, M):
@@ -39,7 +41,7 @@ def _formula_inputs() -> list[tuple[np.ndarray, ...]]:
             keep = np.tril(keep)
         elif kind == "padding":
             keep[:, 3:] = False
-        inputs.append((Q, K, V, np.where(keep, 0.0, -np.inf)))
+        inputs.append((Q, K, V, additive_mask(keep)))
     return inputs
 
 

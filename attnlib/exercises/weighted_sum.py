@@ -13,7 +13,8 @@ from .pipeline import Exercise, Mistake, checkers, softmax_rows
 __all__ = ["check_is_convex_combination", "check_simple_attention", "check_weighted_sum"]
 
 
-# The worked answers: each checker's reference, shown as it is in the notebook's folded solution cell.
+# The worked answers: each checker's reference, shown as it is in the notebook's folded solution cell;
+# plain numpy, independent of attnlib.core on purpose (why: the docstring of .pipeline).
 
 
 def solution_weighted_sum(w, X):

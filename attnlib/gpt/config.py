@@ -109,7 +109,7 @@ def check_config(config: Any) -> GPTConfig:
     Shapes:
         config -> config
 
-    Taught in: 09 §2
+    Serves: the GPT's training and generation inside attnlib.gpt, not called in the notebooks.
     """
     if not isinstance(config, GPTConfig):
         raise TypeError(tr("config must be a GPTConfig; got {type}").format(type=type(config).__name__))
@@ -133,7 +133,7 @@ def param_name(layer: int, name: str) -> str:
     Shapes:
         -> "l{layer}.{name}"
 
-    Taught in: 09 §2
+    Serves: the GPT's training and generation inside attnlib.gpt, not called in the notebooks.
     """
     return f"l{layer}.{name}"
 
@@ -155,7 +155,7 @@ def layer_params(params: dict, layer: int) -> dict[str, np.ndarray]:
     Shapes:
         params {name: shape} -> {short name: shape}
 
-    Taught in: 09 §2
+    Serves: the GPT's training and generation inside attnlib.gpt, not called in the notebooks.
     """
     return {k: params[param_name(layer, k)] for k in LAYER_PARAMS}
 
@@ -220,7 +220,7 @@ def param_shapes(config: GPTConfig) -> dict[str, tuple[int, ...]]:
     Shapes:
         config -> {name: shape}
 
-    Taught in: 09 §2
+    Serves: the GPT's training and generation inside attnlib.gpt, not called in the notebooks.
     """
     check_config(config)
     d, f = config.d_model, config.d_ff
@@ -255,7 +255,7 @@ def check_params(params: Any, config: Any) -> None:
     Shapes:
         params {name: shape of param_shapes(config)}
 
-    Taught in: 09 §2
+    Serves: the GPT's training and generation inside attnlib.gpt, not called in the notebooks.
     """
     check_config(config)
     check_dict(params, "params", expected="{name: array} (see init_params)")
@@ -303,7 +303,7 @@ def check_ids(ids: Any, config: GPTConfig, name: str = "ids") -> np.ndarray:
     Shapes:
         ids (..., T), 1 <= T <= T_max -> (..., T)
 
-    Taught in: 09 §2
+    Serves: the GPT's training and generation inside attnlib.gpt, not called in the notebooks.
     """
     check_config(config)
     arr = check_indices(ids, name, expected="(..., T)", high=config.vocab_size - 1, high_symbol="V-1",

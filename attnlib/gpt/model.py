@@ -151,7 +151,7 @@ def layer(
     Shapes:
         x (..., T, d_model) -> out (..., T, d_model), weights (..., n_heads, T, T_k), T_k = pos + T with kv
 
-    Taught in: 09 §2, 09 §7
+    Serves: the GPT's training and generation inside attnlib.gpt, not called in the notebooks.
     """
     Q, K, V = project(x, p["W_q"], p["W_k"], p["W_v"])  # (..., T, d_model) each
     if kv is not None:
@@ -193,7 +193,7 @@ def run_layers(
     Shapes:
         ids (..., T) -> logits (..., T, V) (or (..., 1, V)), caches [n_layers + 1]
 
-    Taught in: 09 §2
+    Serves: the GPT's training and generation inside attnlib.gpt, not called in the notebooks.
     """
     T = ids.shape[-1]
     mask = causal_mask(T) if config.causal else None

@@ -209,7 +209,7 @@ def prefix_loss(params: dict, config: GPTConfig, ids: Any) -> float:
     Shapes:
         ids (N,) -> ()
 
-    Taught in: 09 §6
+    Serves: the GPT's training and generation inside attnlib.gpt, not called in the notebooks.
     """
     return float(prefix_token_losses(params, config, ids).mean())
 
@@ -234,7 +234,7 @@ def adam_init(params: dict) -> dict:
     Shapes:
         params {name: shape} -> m, v {name: shape}
 
-    Taught in: 09 §4
+    Serves: the GPT's training and generation inside attnlib.gpt, not called in the notebooks.
     """
     check_dict(params, "params", expected="{name: array}")
     return {
@@ -295,7 +295,7 @@ def adam_update(
     Shapes:
         params, grads {name: shape} -> {name: shape}
 
-    Taught in: 09 §4
+    Serves: the GPT's training and generation inside attnlib.gpt, not called in the notebooks.
     """
     _check_adam(params, grads, state)
     lr, eps = check_number(lr, "lr"), check_number(eps, "eps")

@@ -107,7 +107,7 @@ class Control:
     ``limit`` names another control whose value bounds this one from above (the mask lab's
     sentence lengths are at most the sequence length). Setting ``value`` from Python moves the page.
 
-    Taught in: 01 §1
+    Serves: the labs' widgets and their static pages, not called in the notebooks.
     """
 
     name: str
@@ -405,7 +405,7 @@ def mount_html(name: str, state: Mapping[str, Any], element_id: str) -> str:
     ``state`` is ``{"spec", "values"}`` as the notebook stored it (or ``Lab.page_state()``).
     The module is inlined because a page opened from disk (file://) cannot import other modules.
 
-    Taught in: 01 §1
+    Serves: the labs' widgets and their static pages, not called in the notebooks.
     """
     payload = json.dumps(dict(state), ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
     return (

@@ -25,10 +25,6 @@ from .distributions import (
     score_histogram,
     score_walks,
     uniform_saturation,
-    update_entropy_curves,
-    update_saturation_curves,
-    update_score_histogram,
-    update_weights_row,
     variance_vs_dk,
     weights_row,
 )
@@ -40,8 +36,6 @@ from .matrices import (
     heatmap_cells,
     mask_panels,
     product_panels,
-    update_heatmap,
-    update_mask_panels,
 )
 from .models import generation_attention, loss_curves, shown_token
 from .style import (
@@ -56,11 +50,9 @@ from .style import (
     colour_map,
     digits_of,
     figure_png,
-    keep_parts,
     kind_label,
     new_figure,
     number,
-    parts,
     register_cjk_font,
     text_colour,
     token_colour,
@@ -70,9 +62,6 @@ from .vectors import (
     contribution_bars,
     convex_hull_picture,
     dot_product_picture,
-    update_convex_hull_picture,
-    update_dot_product_picture,
-    update_weight_bars,
     weight_bars,
 )
 
@@ -81,11 +70,8 @@ __all__ = [
     "RAW_COLOUR", "SATURATION_PANELS", "SCALED_COLOUR", "TOKEN_COLOURS",
     "colour_map", "contribution_bars", "convex_hull_picture", "digits_of", "dot_product_picture",
     "entropy_curves", "figure_png", "generation_attention", "head_grid", "heatmap", "heatmap_cells",
-    "histogram_notes", "keep_parts", "kind_label", "loss_curves", "mask_panels", "new_figure", "number",
-    "parts", "product_panels", "register_cjk_font", "saturation_curves", "score_histogram", "score_walks",
-    "shown_token", "text_colour", "token_colour", "uniform_saturation", "update_convex_hull_picture",
-    "update_dot_product_picture",
-    "update_entropy_curves", "update_heatmap", "update_mask_panels", "update_saturation_curves",
-    "update_score_histogram", "update_weight_bars", "update_weights_row", "use_style", "variance_vs_dk",
+    "histogram_notes", "kind_label", "loss_curves", "mask_panels", "new_figure", "number",
+    "product_panels", "register_cjk_font", "saturation_curves", "score_histogram", "score_walks",
+    "shown_token", "text_colour", "token_colour", "uniform_saturation", "use_style", "variance_vs_dk",
     "weight_bars", "weights_row",
 ]

@@ -16,10 +16,12 @@ import numpy as np
 import seaborn as sns
 from matplotlib.axes import Axes
 
-from ..core import softmax
+from ..core import masked_scores, softmax
 from ..i18n import N_, tr
-from ..validation import check_mask
-from .style import KINDS, MASKED_COLOUR, digits_of, keep_parts, kind_label, number, parts, text_colour
+from ..validation import check_choice, check_mask, check_shape, refuse
+from .style import KINDS, MASKED_COLOUR, digits_of, kind_label, number, text_colour
+
+_CELL = "heatmap-cell"  # the gid of a heatmap's cell texts
 
 MAX_ANNOTATED = 12  # write the numbers in the cells up to this many rows and columns
 PANEL_TITLES = (N_("scores  Q·Kᵀ/√d_k"), N_("masked scores  + M"), N_("weights  softmax"))
@@ -75,20 +77,20 @@ def heatmap(
     Returns
     -------
     Axes
-        The axes, whose cell texts ``update_heatmap`` can later rewrite in place.
+        The axes; ``heatmap_cells`` finds its cell texts.
 
     Taught in: 00 §5
     """
     if kind not in KINDS:
-        raise ValueError(f"kind must be one of {sorted(KINDS)}; got {kind!r}")
+        check_choice(kind, "kind", sorted(KINDS))
     digits = digits_of(fmt)
     data = np.asarray(matrix, dtype=float)
     if data.ndim != 2:
-        raise ValueError(f"matrix must have shape (n_rows, n_cols); got shape {data.shape}")
+        check_shape(False, "matrix", expected="(n_rows, n_cols)", got=data.shape)
     n_rows, n_cols = data.shape
     for labels, n, name in ((rows, n_rows, "rows"), (cols, n_cols, "cols")):
         if labels is not None and len(labels) != n:
-            raise ValueError(f"{name} has {len(labels)} labels but the matrix has {n} {name}")
+            check_shape(False, name, expected=f"({n},), one label per matrix {name[:-1]}", got=(len(labels),))
     if ax is None:
         _, ax = plt.subplots(figsize=(1.8 + 0.7 * n_cols, 1.0 + 0.6 * n_rows))
     lo, hi = _limits(data, kind, vmax)  # symmetric for signed kinds: 0 sits at the centre colour
@@ -115,77 +117,44 @@ def heatmap(
     ax.tick_params(axis="x", rotation=0)
     if title:
         ax.set_title(title)
-    cells: list[mpl.text.Text] = []
     if annot if annot is not None else max(n_rows, n_cols) <= MAX_ANNOTATED:
         size = "small" if max(n_rows, n_cols) > 6 else "medium"
-        cells = [ax.text(j + 0.5, i + 0.5, "", ha="center", va="center", fontsize=size)
-                 for i in range(n_rows) for j in range(n_cols)]
-    keep_parts(ax, "heatmap", mesh=ax.collections[0], cells=cells, shape=data.shape, digits=digits)
-    _write_cells(ax, data, digits)
+        mesh = ax.collections[0]
+        values = data.ravel()
+        finite = np.isfinite(values)
+        # One colour-map call for all cells: per-cell calls were most of a lab's redraw time.
+        ink = text_colour(mesh.cmap, mesh.norm, np.where(finite, values, 0.0))
+        for k, (value, ok, colour) in enumerate(zip(values, finite, ink, strict=True)):
+            ax.text(k % n_cols + 0.5, k // n_cols + 0.5, number(value, digits), ha="center", va="center",
+                    fontsize=size, color=str(colour) if ok else "#555555", gid=_CELL)
     return ax
-
-
-def _write_cells(ax: Axes, data: np.ndarray, digits: int) -> None:
-    p = parts(ax, "heatmap")
-    if not p.cells:
-        return
-    values = data.ravel()
-    finite = np.isfinite(values)
-    # One colour-map call for all cells: per-cell calls were most of a lab's redraw time.
-    ink = text_colour(p.mesh.cmap, p.mesh.norm, np.where(finite, values, 0.0))
-    for text, value, ok, colour in zip(p.cells, values, finite, ink, strict=True):
-        text.set_text(number(value, digits))
-        text.set_color(str(colour) if ok else "#555555")
 
 
 def heatmap_cells(ax: Axes) -> list[mpl.text.Text]:
     """The cell texts of a heatmap drawn by ``heatmap``, row by row (empty when not annotated).
-
-    Taught in: 06 §2
     """
-    return list(parts(ax, "heatmap").cells)
-
-
-def update_heatmap(ax: Axes, matrix: Any, *, fmt: str | None = None) -> Axes:
-    """Show new numbers in a heatmap drawn by ``heatmap``, reusing its artists (fast redraws).
-
-    The shape must stay the same; colour limits stay as first drawn (fixed [0, 1] for weights).
-    ``fmt`` defaults to the format the heatmap was drawn with.
-
-    Shapes:
-        matrix (n_rows, n_cols), as first drawn
-
-    Taught in: 06 §2
-    """
-    p = parts(ax, "heatmap")
-    data = np.asarray(matrix, dtype=float)
-    if data.shape != p.shape:
-        raise ValueError(
-            f"matrix must keep the shape first drawn {p.shape}; got shape {data.shape}. "
-            "Draw a new heatmap when the number of tokens changes."
-        )
-    p.mesh.set_array(np.ma.masked_invalid(np.where(np.isfinite(data), data, np.nan)).ravel())
-    _write_cells(ax, data, p.digits if fmt is None else digits_of(fmt))
-    return ax
+    return [text for text in ax.texts if text.get_gid() == _CELL]
 
 
 def _show_cells(ax: Axes, shown: bool) -> None:
-    for text in parts(ax, "heatmap").cells:
+    for text in heatmap_cells(ax):
         text.set_visible(shown)
 
 
-def _token_labels(ax: Axes, size: int, *, rows: bool) -> list[mpl.text.Text]:
-    """Token labels as plain texts (not ticks) under the columns and, if ``rows``, left of the rows."""
+def _token_labels(ax: Axes, tokens: Sequence[str], size: int, *, rows: bool) -> None:
+    """Token labels as plain texts (not ticks) under the columns and, if ``rows``, left of the rows;
+    the grid is ``size`` cells wide, the labels beyond the tokens empty."""
     ax.set_xticks([])
     ax.set_yticks([])
     below = mpl.transforms.blended_transform_factory(ax.transData, ax.transAxes)
-    labels = [ax.text(j + 0.5, -0.02, "", transform=below, rotation=90, ha="center", va="top",
-                      fontsize="small") for j in range(size)]
+    shown = [*tokens, *[""] * (size - len(tokens))]
+    for j in range(size):
+        ax.text(j + 0.5, -0.02, shown[j], transform=below, rotation=90, ha="center", va="top",
+                fontsize="small")
     if rows:
         left = mpl.transforms.blended_transform_factory(ax.transAxes, ax.transData)
-        labels += [ax.text(-0.02, i + 0.5, "", transform=left, ha="right", va="center", fontsize="small")
-                   for i in range(size)]
-    return labels
+        for i in range(size):
+            ax.text(-0.02, i + 0.5, shown[i], transform=left, ha="right", va="center", fontsize="small")
 
 
 def mask_panels(
@@ -202,8 +171,8 @@ def mask_panels(
 
     Masked cells of the middle panel are grey "−∞"; their weights in the right panel are exactly 0,
     written "0" (a weight that only rounds to zero is written "0.00").
-    The grid is drawn ``size`` tokens wide (default T) and cropped to T, so ``update_mask_panels``
-    can later show any T up to ``size`` without drawing new heatmaps.
+    The grid is drawn ``size`` tokens wide (default T) and cropped to T, so that panels for sentences
+    of different lengths have cells of one size.
 
     Shapes:
         scores (T, T), keep (T, T) boolean (True = may attend), tokens (T,)
@@ -219,7 +188,13 @@ def mask_panels(
     T = scores.shape[0]
     size = T if size is None else size
     if scores.ndim != 2 or scores.shape != (T, T) or size < T:
-        raise ValueError(f"scores must have shape (T, T) with T <= size={size}; got {scores.shape}")
+        check_shape(False, "scores", expected=f"(T, T), T <= size={size}", got=scores.shape)
+    if np.shape(keep) != (T, T) or len(tokens) != T:
+        check_shape(False, "keep, tokens", expected=f"(T, T), (T,) with T = {T}",
+                    got=(np.shape(keep), len(tokens)))
+    keep = check_mask(keep, scores.shape)
+    masked = masked_scores(scores, keep)  # + M: the middle panel, as the lesson writes it
+    panels = (scores, masked, softmax(masked, axis=-1))
     vmax = vmax if vmax is not None else float(np.abs(scores).max() or 1.0)
     bars = None
     if axes is None:  # a figure of its own, with a colour bar for the scores and one for the weights
@@ -228,59 +203,28 @@ def mask_panels(
         axes = [fig.add_subplot(grid[0, k]) for k in (0, 1, 4)]
         bars = [fig.add_subplot(grid[0, k]) for k in (2, 5)]
     axes = list(axes)
-    blank = np.zeros((size, size))
-    for ax, kind in zip(axes, ("scores", "scores", "weights"), strict=True):
-        heatmap(blank, kind=kind, ax=ax, cbar=False, annot=True, vmax=vmax, xlabel="", ylabel="")
+    for k, (ax, kind, matrix) in enumerate(zip(axes, ("scores", "scores", "weights"), panels, strict=True)):
+        full = np.full((size, size), np.nan)
+        full[:T, :T] = matrix
+        heatmap(full, kind=kind, ax=ax, cbar=False, annot=True, vmax=vmax, xlabel="", ylabel="")
+        for i, text in enumerate(heatmap_cells(ax)):
+            if i // size >= T or i % size >= T:
+                text.set_text("")
+            elif kind == "weights" and full.flat[i] == 0.0:
+                text.set_text("0")  # exactly zero, not a small weight rounded to 0.00
+        ax.set_xlim(0, T)
+        ax.set_ylim(T, 0)
+        _token_labels(ax, tokens, size, rows=k == 0)
         _show_cells(ax, False)  # seaborn draws the whole figure once per heatmap: skip finished cells
     for ax in axes:
         _show_cells(ax, True)
-    for k, ax in enumerate(axes):
-        keep_parts(ax, "mask_panel", size=size, labels=_token_labels(ax, size, rows=k == 0))
     if bars is not None:
         fig.colorbar(axes[0].collections[0], cax=bars[0]).set_label(kind_label("scores"))
         fig.colorbar(axes[2].collections[0], cax=bars[1]).set_label(kind_label("weights"))
     if titles:
         for ax, title in zip(axes, PANEL_TITLES, strict=True):
             ax.set_title(tr(title), fontsize="medium")
-    return update_mask_panels(axes, scores, keep, tokens)
-
-
-def update_mask_panels(axes: Sequence[Axes], scores: Any, keep: Any, tokens: Sequence[str]) -> list[Axes]:
-    """New scores, mask and tokens (any T up to the size first drawn) for ``mask_panels``.
-
-    Shapes:
-        scores (T, T), keep (T, T) boolean, tokens (T,)
-
-    Taught in: 06 §8
-    """
-    scores = np.asarray(scores, dtype=float)
-    keep = np.asarray(keep)
-    T = scores.shape[0]
-    size = parts(axes[0], "mask_panel").size
-    if scores.shape != (T, T) or keep.shape != (T, T) or len(tokens) != T or T > size:
-        raise ValueError(
-            f"scores and keep must have shape (T, T) with T <= {size} and T tokens; "
-            f"got {scores.shape}, {keep.shape}, {len(tokens)} tokens"
-        )
-    keep = check_mask(keep, scores.shape)
-    masked = np.where(keep, scores, -np.inf)  # + M: the middle panel, as the lesson writes it
-    panels = (scores, masked, softmax(masked, axis=-1))
-    for ax, matrix in zip(axes, panels, strict=True):
-        full = np.full((size, size), np.nan)
-        full[:T, :T] = matrix
-        shown = np.ma.filled(parts(ax, "heatmap").mesh.get_array(), np.nan).ravel()
-        if not np.array_equal(shown, np.where(np.isfinite(full), full, np.nan).ravel(), equal_nan=True):
-            update_heatmap(ax, full)  # skipped when the panel shows these numbers already
-        for k, text in enumerate(heatmap_cells(ax)):
-            if k // size >= T or k % size >= T:
-                text.set_text("")
-            elif matrix is panels[2] and full.flat[k] == 0.0:
-                text.set_text("0")  # exactly zero, not a small weight rounded to 0.00
-        ax.set_xlim(0, T)
-        ax.set_ylim(T, 0)
-        for k, text in enumerate(parts(ax, "mask_panel").labels):
-            text.set_text(tokens[k % size] if k % size < T else "")
-    return list(axes)
+    return axes
 
 
 def product_panels(
@@ -310,7 +254,7 @@ def product_panels(
     """
     a, b = np.asarray(left, dtype=float), np.asarray(right, dtype=float)
     if a.ndim != 2 or b.ndim != 2 or a.shape[1] != b.shape[0]:
-        raise ValueError(f"left (n, m) and right (m, p) must multiply; got {a.shape} and {b.shape}")
+        check_shape(False, "left, right", expected="(n, m), (m, p)", got=(a.shape, b.shape))
     c = a @ b
     if axes is None:
         widths = [a.shape[1], b.shape[1], c.shape[1]]
@@ -375,16 +319,16 @@ def head_grid(
     """
     data = np.asarray(weights, dtype=float)
     if data.ndim != 4 or data.shape[-1] != data.shape[-2]:
-        raise ValueError(
-            f"weights must have shape (n_layers, n_heads, T, T), one square matrix per head; got {data.shape}"
-        )
+        check_shape(False, "weights", expected="(n_layers, n_heads, T, T)", got=data.shape)
     n_layers, n_heads, T, _ = data.shape
     labels = [str(i) for i in range(T)] if tokens is None else [str(t) for t in tokens]
     if len(labels) != T:
-        raise ValueError(f"tokens has {len(labels)} labels but the weights have T={T} tokens")
+        check_shape(False, "tokens", expected=f"(T,) = ({T},)", got=(len(labels),))
     for layer, head in highlight:
         if not (0 <= layer < n_layers and 0 <= head < n_heads):
-            raise ValueError(f"highlight ({layer}, {head}) is outside {n_layers} layers × {n_heads} heads")
+            refuse(ValueError,
+                   N_("highlight ({layer}, {head}) is outside {n_layers} layers × {n_heads} heads"),
+                   layer=layer, head=head, n_layers=n_layers, n_heads=n_heads)
     framed = set(map(tuple, highlight))
     fig, axes = plt.subplots(
         n_layers,

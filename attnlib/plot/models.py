@@ -10,8 +10,9 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.axes import Axes
 
-from ..i18n import tr
-from ..validation import check_positive_int
+from ..core import masked_scores
+from ..i18n import N_, tr
+from ..validation import check_positive_int, check_shape, refuse
 from .matrices import heatmap
 from .style import number, token_colour
 
@@ -34,16 +35,15 @@ def loss_curves(
     Taught in: 09 §4
     """
     if not curves:
-        raise ValueError("curves must hold at least one {label: losses} entry")
+        refuse(ValueError, N_("curves must hold at least one {{label: losses}} entry"))
     window = check_positive_int(window, "window")
     if ax is None:
         _, ax = plt.subplots(figsize=(6.4, 3.6))
     for i, (label, losses) in enumerate(curves.items()):
         y = np.asarray(losses, dtype=float)
         if y.ndim != 1 or y.size < window:
-            raise ValueError(
-                f"curves[{label!r}] must have shape (n_steps,) with n_steps >= window={window}; got {y.shape}"
-            )
+            check_shape(False, f"curves[{label!r}]", expected=f"(n_steps,), n_steps >= window={window}",
+                        got=y.shape)
         smooth = np.convolve(y, np.ones(window) / window, mode="valid")
         ax.plot(np.arange(window, y.size + 1), smooth, label=label, color=token_colour(i))
     for label, value in (baselines or {}).items():
@@ -61,8 +61,6 @@ def loss_curves(
 
 def shown_token(token: str) -> str:
     """A character as a figure writes it: a line break is "⏎".
-
-    Taught in: 09 §10
     """
     return "⏎" if token == "\n" else token
 
@@ -84,10 +82,11 @@ def generation_attention(
     """
     w = np.asarray(record["weights"], dtype=float)
     if w.ndim != 4:
-        raise ValueError(f"record['weights'] must have shape (n_new, n_layers, n_heads, T); got {w.shape}")
+        check_shape(False, "record['weights']", expected="(n_new, n_layers, n_heads, T)", got=w.shape)
     n_new, n_layers, n_heads, width = w.shape
     if not -n_layers <= layer < n_layers:
-        raise ValueError(f"layer={layer} does not exist: the model has {n_layers} layers")
+        refuse(ValueError, N_("layer={layer} does not exist: the model has {n_layers} layers"), layer=layer,
+               n_layers=n_layers)
     layer %= n_layers
     n_prompt = int(record["n_prompt"])
     keys = [shown_token(t) for t in record["tokens"][:width]]
@@ -99,7 +98,7 @@ def generation_attention(
                              sharey=True, squeeze=False, layout="constrained")
     head_name = tr("head {head}")
     for head, ax in enumerate(axes[0]):
-        data = np.where(future, -np.inf, w[:, layer, head])
+        data = masked_scores(w[:, layer, head], ~future)  # grey: keys not generated yet
         heatmap(data, rows, keys, ax=ax, annot=False, cbar=head == n_heads - 1,
                 title=head_name.format(head=head), xlabel=tr("key (context so far)"),
                 ylabel=tr("chosen token, probability") if head == 0 else "")

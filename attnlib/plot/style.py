@@ -1,31 +1,28 @@
-"""The look every figure shares: fonts, colours, the figure factory, numbers, and a figure's parts.
+"""The look every figure shares: fonts, colours, the figure factory, numbers.
 
 - ``use_style()``: seaborn's clean theme, readable sizes, and fonts that write Chinese.
 - One colour convention: ``KINDS`` (weights on a fixed [0, 1] map, signed numbers on a diverging
   map centred on 0), one colour per token (``token_colour``), grey for masked cells.
 - ``new_figure``: the one figure factory (outside pyplot, on its own Agg canvas).
 - ``number``: the one number formatter, used by every figure and every lab (``kit.js`` mirrors it).
-- ``keep_parts`` / ``parts``: a picture keeps the artists its ``update_*`` function moves.
 """
 
 from __future__ import annotations
 
 import io
 import re
-import weakref
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import matplotlib as mpl
 import numpy as np
 import seaborn as sns
 from matplotlib import font_manager
-from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from ..i18n import N_, tr
+from ..validation import check_choice, refuse
 
 CJK_FONT = Path(__file__).resolve().parents[1] / "fonts" / "NotoSansSC-Subset.ttf"
 CJK_FAMILY = "Noto Sans SC"
@@ -51,13 +48,10 @@ def register_cjk_font() -> str:
     -------
     str
         The font's family name.
-
-    Taught in: 00 §5
     """
     if not CJK_FONT.exists():
-        raise FileNotFoundError(
-            f"the bundled CJK font is missing: {CJK_FONT}. Rebuild it with tools/make_cjk_font.py"
-        )
+        refuse(FileNotFoundError, N_("the bundled CJK font is missing: {path}. Rebuild it with "
+                                     "tools/make_cjk_font.py"), path=CJK_FONT)
     known = {Path(f.fname).resolve() for f in font_manager.fontManager.ttflist}
     if CJK_FONT.resolve() not in known:
         font_manager.fontManager.addfont(str(CJK_FONT))
@@ -75,12 +69,12 @@ class use_style:  # noqa: N801 (used like a function: `use_style()` or `with use
     context : {"paper", "notebook", "talk", "poster"}
         "notebook" for reading, "talk" for a projector in a lecture hall.
 
-    Taught in: 00 §5
+    Taught in: 00 §2
     """
 
     def __init__(self, context: str = "notebook") -> None:
         if context not in ("paper", "notebook", "talk", "poster"):
-            raise ValueError(f"context must be 'paper', 'notebook', 'talk' or 'poster'; got {context!r}")
+            check_choice(context, "context", ("paper", "notebook", "talk", "poster"))
         self._saved = dict(mpl.rcParams.copy())
         self._saved.pop("backend")  # restoring the backend would close open figures
         register_cjk_font()
@@ -123,8 +117,6 @@ def new_figure(figsize: tuple[float, float], dpi: float | None = None) -> Figure
     """A figure outside pyplot (so no notebook shows it by itself), on its own Agg canvas.
 
     The one figure factory of attnlib: the labs' snapshots and the multi-panel figures use it.
-
-    Taught in: 01 §1
     """
     fig = Figure(figsize=figsize, dpi=dpi)
     FigureCanvasAgg(fig)
@@ -133,8 +125,6 @@ def new_figure(figsize: tuple[float, float], dpi: float | None = None) -> Figure
 
 def figure_png(fig: Figure, dpi: float | None = None) -> bytes:
     """The figure as PNG bytes.
-
-    Taught in: 01 §1
     """
     if not isinstance(fig.canvas, FigureCanvasAgg):
         FigureCanvasAgg(fig)
@@ -145,26 +135,20 @@ def figure_png(fig: Figure, dpi: float | None = None) -> bytes:
 
 def token_colour(i: int) -> str:
     """The colour of token ``i`` in every vector picture and lab (same token, same colour).
-
-    Taught in: 01 §1
     """
     return TOKEN_COLOURS[i % len(TOKEN_COLOURS)]
 
 
 def colour_map(kind: str) -> mpl.colors.Colormap:
     """The colour map of ``kind`` ("weights", "scores" or "values").
-
-    Taught in: 00 §5
     """
     if kind not in KINDS:
-        raise ValueError(f"kind must be one of {sorted(KINDS)}; got {kind!r}")
+        check_choice(kind, "kind", sorted(KINDS))
     return sns.color_palette(KINDS[kind]["cmap"], as_cmap=True)
 
 
 def kind_label(kind: str) -> str:
     """The colour-bar label of ``kind`` in the current language ("attention weight", "score", ...).
-
-    Taught in: 00 §5
     """
     return tr(KINDS[kind]["label"])
 
@@ -173,8 +157,6 @@ def text_colour(cmap: mpl.colors.Colormap, norm: mpl.colors.Normalize, value: An
     """Black or white, whichever reads better on the cell colour (relative luminance).
 
     ``value`` may be one number (returns a str) or an array (returns an array of str).
-
-    Taught in: 00 §5
     """
     r, g, b, _ = np.moveaxis(np.asarray(cmap(norm(value))), -1, 0)
     light = 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.5
@@ -196,8 +178,6 @@ def number(x: float, digits: int) -> str:
     --------
     >>> number(-0.001, 2), number(0.125, 2), number(-1.5, 1)
     ('0.00', '0.12', '−1.5')
-
-    Taught in: 01 §1
     """
     x = float(x)
     if np.isneginf(x):
@@ -210,37 +190,8 @@ def number(x: float, digits: int) -> str:
 
 def digits_of(fmt: str) -> int:
     """The number of decimals of a fixed-point format such as ``".2f"``.
-
-    Taught in: 00 §5
     """
     found = _FIXED.fullmatch(fmt)
     if not found:
-        raise ValueError(f"fmt must be a fixed-point format such as '.2f'; got {fmt!r}")
+        refuse(ValueError, N_("fmt must be a fixed-point format such as '.2f'; got {fmt!r}"), fmt=fmt)
     return int(found[1])
-
-
-# ---- the parts of a picture ---------------------------------------------------------------------------
-# A picture drawn by a helper keeps the artists its update function moves, under the picture's name,
-# next to the axes (a weak reference: the parts go when the axes go). Nothing is parsed back from text.
-_PARTS: weakref.WeakKeyDictionary[Axes, dict[str, SimpleNamespace]] = weakref.WeakKeyDictionary()
-
-
-def keep_parts(ax: Axes, picture: str, **parts: Any) -> SimpleNamespace:
-    """Remember the artists (and sizes) of ``picture`` drawn on ``ax``, for its update function.
-
-    Taught in: 01 §1
-    """
-    kept = SimpleNamespace(**parts)
-    _PARTS.setdefault(ax, {})[picture] = kept
-    return kept
-
-
-def parts(ax: Axes, picture: str) -> SimpleNamespace:
-    """The artists of ``picture`` kept by :func:`keep_parts`; ValueError when ``ax`` has none.
-
-    Taught in: 01 §1
-    """
-    found = _PARTS.get(ax, {}).get(picture)
-    if found is None:
-        raise ValueError(f"ax holds no picture drawn by {picture}")
-    return found

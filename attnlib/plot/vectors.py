@@ -13,22 +13,29 @@ import numpy as np
 from matplotlib.axes import Axes
 
 from ..core import convex_hull_2d
-from ..i18n import tr
-from .style import colour_map, keep_parts, kind_label, number, parts, token_colour
+from ..i18n import N_, tr
+from ..validation import check_shape, refuse
+from .style import colour_map, kind_label, number, token_colour
 
 
 def _vector_2d(v: Any, name: str) -> np.ndarray:
     arr = np.asarray(v, dtype=float)
     if arr.shape != (2,) or not np.isfinite(arr).all():
-        raise ValueError(f"{name} must be a finite 2-D vector of shape (2,); got {arr.shape} {arr.tolist()}")
+        check_shape(False, name, expected="(2,), finite", got=f"{arr.shape} {arr.tolist()}")
     return arr
+
+
+def _titled(ax: Axes, title: str | None) -> Axes:
+    if title:
+        ax.set_title(title, fontsize="medium")
+    return ax
 
 
 def _dot_geometry(a: np.ndarray, b: np.ndarray) -> dict[str, Any]:
     """Numbers and points of the picture: angle, arc, foot of the perpendicular from a onto b's line."""
     len_a, len_b = float(np.linalg.norm(a)), float(np.linalg.norm(b))
     if len_a == 0 or len_b == 0:
-        raise ValueError("a and b must be non-zero: a zero vector has no direction, hence no angle")
+        refuse(ValueError, N_("a and b must be non-zero: a zero vector has no direction, hence no angle"))
     dot = float(a @ b)
     cos = float(np.clip(dot / (len_a * len_b), -1.0, 1.0))
     unit_b = b / len_b
@@ -77,69 +84,39 @@ def dot_product_picture(
     Shapes:
         a (2,), b (2,)
 
-    Returns
-    -------
-    Axes
-        The axes, whose artists ``update_dot_product_picture`` moves for a new pair of vectors.
-
     Taught in: 01 §2
     """
     a, b = _vector_2d(a, "a"), _vector_2d(b, "b")
+    g = _dot_geometry(a, b)
     if ax is None:
         _, ax = plt.subplots(figsize=(5.2, 5.2))
+    ax.set_xlim(*(xlim or (-lim, lim)))
+    ax.set_ylim(*(ylim or (-lim, lim)))
     grey = "#9a9a9a"
     ax.axhline(0, color="#e3e3e3", lw=1, zorder=0)
     ax.axvline(0, color="#e3e3e3", lw=1, zorder=0)
-    (line_b,) = ax.plot([], [], ls=":", color=grey, lw=1.2)
-    (drop,) = ax.plot([], [], ls="--", color=grey, lw=1.2)
-    (proj,) = ax.plot([], [], color="#2a9d54", lw=5, alpha=0.75, solid_capstyle="butt")
-    (arc,) = ax.plot([], [], color="#444444", lw=1.2)
-    arrows = []
-    for colour in (token_colour(0), token_colour(1)):
-        arrow = mpl.patches.FancyArrowPatch((0, 0), (1, 0), arrowstyle="-|>", mutation_scale=18, lw=2.5,
-                                            color=colour)
-        arrows.append(ax.add_patch(arrow))
+    far = 2 * max(abs(v) for v in (*ax.get_xlim(), *ax.get_ylim())) * g["unit_b"]
+    ax.plot([-far[0], far[0]], [-far[1], far[1]], ls=":", color=grey, lw=1.2)  # b's line
+    ax.plot([a[0], g["foot"][0]], [a[1], g["foot"][1]], ls="--", color=grey, lw=1.2)  # the perpendicular
+    ax.plot([0, g["foot"][0]], [0, g["foot"][1]], color="#2a9d54", lw=5, alpha=0.75, solid_capstyle="butt")
+    ax.plot(*g["arc"], color="#444444", lw=1.2)
+    for v, colour in ((a, token_colour(0)), (b, token_colour(1))):
+        ax.add_patch(mpl.patches.FancyArrowPatch((0, 0), tuple(v), arrowstyle="-|>", mutation_scale=18,
+                                                 lw=2.5, color=colour))
 
-    def word(text: str, colour: str) -> mpl.text.Text:
-        return ax.text(0, 0, text, color=colour, ha="center", va="center", fontsize="large")
+    def word(text: str, colour: str, at: Any) -> None:
+        ax.text(*at, text, color=colour, ha="center", va="center", fontsize="large")
 
-    keep_parts(ax, "dot_product_picture", line_b=line_b, drop=drop, proj=proj, arc=arc, arrows=arrows,
-               names=[word(names[0], token_colour(0)), word(names[1], token_colour(1))],
-               theta=word("θ", "#444444"), proj_text=word("", "#2a9d54"), vector_names=tuple(names))
-    ax.set_xlim(*(xlim or (-lim, lim)))
-    ax.set_ylim(*(ylim or (-lim, lim)))
+    for k, v in enumerate((a, b)):
+        word(names[k], token_colour(k), v + 0.28 * v / np.linalg.norm(v))
+    word("θ", "#444444", g["arc_label"])
+    normal = np.array([-g["unit_b"][1], g["unit_b"][0]])
+    side = -1.0 if normal @ a >= 0 else 1.0  # write the projection on the side away from a
+    na, nb = names
+    word(f"|{na}| cos θ = " + number(g["proj"], 2), "#2a9d54", g["foot"] / 2 + side * 0.35 * normal)
     ax.set_aspect("equal")
     ax.set_xlabel(tr("feature 1"))
     ax.set_ylabel(tr("feature 2"))
-    return update_dot_product_picture(ax, a, b)
-
-
-def update_dot_product_picture(ax: Axes, a: Any, b: Any) -> Axes:
-    """Move the artists of ``dot_product_picture`` to a new pair of vectors (fast redraws).
-
-    Shapes:
-        a (2,), b (2,)
-
-    Taught in: 01 §2
-    """
-    a, b = _vector_2d(a, "a"), _vector_2d(b, "b")
-    p = parts(ax, "dot_product_picture")
-    g = _dot_geometry(a, b)
-    lim = max(abs(v) for v in (*ax.get_xlim(), *ax.get_ylim()))
-    far = 2 * lim * g["unit_b"]
-    p.line_b.set_data([-far[0], far[0]], [-far[1], far[1]])
-    p.drop.set_data([a[0], g["foot"][0]], [a[1], g["foot"][1]])
-    p.proj.set_data([0, g["foot"][0]], [0, g["foot"][1]])
-    p.arc.set_data(*g["arc"])
-    for arrow, name, v in zip(p.arrows, p.names, (a, b), strict=True):
-        arrow.set_positions((0, 0), tuple(v))
-        name.set_position(tuple(v + 0.28 * v / np.linalg.norm(v)))
-    p.theta.set_position(tuple(g["arc_label"]))
-    normal = np.array([-g["unit_b"][1], g["unit_b"][0]])
-    side = -1.0 if normal @ a >= 0 else 1.0  # write the projection on the side away from a
-    p.proj_text.set_position(tuple(g["foot"] / 2 + side * 0.35 * normal))
-    na, nb = p.vector_names
-    p.proj_text.set_text(f"|{na}| cos θ = " + number(g["proj"], 2))
     ax.set_title(
         f"{na}·{nb} = |{na}| |{nb}| cos θ = {number(g['len_a'], 2)} × {number(g['len_b'], 2)} × "
         f"{number(g['cos'], 3)} = {number(g['dot'], 2)}",
@@ -164,56 +141,26 @@ def weight_bars(
     Shapes:
         weights (T,), tokens (T,)
 
-    Returns
-    -------
-    Axes
-        The axes, whose bars ``update_weight_bars`` resizes for new weights.
-
     Taught in: 07 §4
     """
     w = np.asarray(weights, dtype=float)
     if w.ndim != 1 or len(tokens) != w.size:
-        raise ValueError(
-            f"weights must have shape (T,) with one token label each; got {w.shape} and {len(tokens)} labels"
-        )
+        check_shape(False, "weights, tokens", expected="(T,), (T,)", got=(w.shape, len(tokens)))
     if ax is None:
         _, ax = plt.subplots(figsize=(1.2 + 0.9 * w.size, 3.4))
     x = np.arange(w.size)
-    bars = list(ax.bar(x, np.zeros_like(w), width=0.65, linewidth=2.0))
-    labels = [ax.text(i, 0, "", ha="center", va="bottom") for i in x]
-    keep_parts(ax, "weight_bars", bars=bars, labels=labels)
+    top = np.isclose(w, w.max(), rtol=0, atol=1e-9)  # outline every bar that shares the top weight
+    ax.bar(x, w, width=0.65, linewidth=2.0, color=colour_map("weights")(w),
+           edgecolor=["black" if outlined else "none" for outlined in top])
+    for i, value in zip(x, w, strict=True):
+        ax.text(i, value + 0.015, number(value, 3), ha="center", va="bottom")
     ax.set_xticks(x, list(tokens))
     ax.set_ylim(0, 1.12)
     ax.set_yticks([0, 0.25, 0.5, 0.75, 1.0])
     ax.set_xlabel(tr("key") if xlabel is None else xlabel)
     ax.set_ylabel(kind_label("weights"))
     ax.axhline(1.0, color="#cccccc", lw=0.8, zorder=0)
-    return update_weight_bars(ax, w, title=title)
-
-
-def update_weight_bars(ax: Axes, weights: Any, *, title: str | None = None) -> Axes:
-    """Resize the bars of ``weight_bars`` (and recolour them, and rewrite their numbers).
-
-    Shapes:
-        weights (T,), as first drawn
-
-    Taught in: 02 §5
-    """
-    w = np.asarray(weights, dtype=float)
-    p = parts(ax, "weight_bars")
-    if w.shape != (len(p.bars),):
-        raise ValueError(f"weights must keep the shape first drawn, ({len(p.bars)},); got {w.shape}")
-    cmap = colour_map("weights")
-    top = np.isclose(w, w.max(), rtol=0, atol=1e-9)  # outline every bar that shares the top weight
-    for bar, text, value, outlined in zip(p.bars, p.labels, w, top, strict=True):
-        bar.set_height(value)
-        bar.set_facecolor(cmap(float(value)))
-        bar.set_edgecolor("black" if outlined else "none")
-        text.set_y(value + 0.015)
-        text.set_text(number(value, 3))
-    if title is not None:
-        ax.set_title(title, fontsize="medium")
-    return ax
+    return _titled(ax, title)
 
 
 def contribution_bars(
@@ -237,9 +184,8 @@ def contribution_bars(
     w = np.asarray(weights, dtype=float)
     X = np.asarray(X, dtype=float)
     if w.ndim != 1 or X.ndim != 2 or X.shape[0] != w.size or len(tokens) != w.size:
-        raise ValueError(
-            f"expected weights (T,), X (T, d) and T tokens; got {w.shape}, {X.shape}, {len(tokens)} tokens"
-        )
+        check_shape(False, "weights, X, tokens", expected="(T,), (T, d), (T,)",
+                    got=(w.shape, X.shape, len(tokens)))
     T, d = X.shape
     if ax is None:
         _, ax = plt.subplots(figsize=(1.8 + 1.1 * d, 3.6))
@@ -261,9 +207,7 @@ def contribution_bars(
     ax.set_xticks(x, [feature.format(k=k + 1) for k in range(d)])
     ax.set_ylabel(tr("value of the output"))
     ax.legend(fontsize="small", frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    if title:
-        ax.set_title(title, fontsize="medium")
-    return ax
+    return _titled(ax, title)
 
 
 def convex_hull_picture(
@@ -282,17 +226,13 @@ def convex_hull_picture(
 
     Shapes:
         X (T, 2), out (T, 2), tokens (T,), trails (n, T, 2)
-
-    Returns
-    -------
-    Axes
-        The axes; ``update_convex_hull_picture`` moves the rings for new outputs.
-
-    Taught in: 03 §3
     """
     X = np.asarray(X, dtype=float)
     if X.ndim != 2 or X.shape[1] != 2 or len(tokens) != X.shape[0]:
-        raise ValueError(f"X must have shape (T, 2) with one token each; got {X.shape}, {len(tokens)} tokens")
+        check_shape(False, "X, tokens", expected="(T, 2), (T,)", got=(X.shape, len(tokens)))
+    out = np.asarray(out, dtype=float)
+    if out.shape != X.shape:
+        check_shape(False, "out", expected=f"({X.shape[0]}, 2), one row per token", got=out.shape)
     if ax is None:
         _, ax = plt.subplots(figsize=(5.4, 5.0))
     hull = mpl.patches.Polygon(convex_hull_2d(X), closed=True, facecolor="#f1f1f8", edgecolor="#a8a8c8",
@@ -304,14 +244,12 @@ def convex_hull_picture(
         paths = np.asarray(trails, dtype=float)
         for j in range(X.shape[0]):
             ax.plot(paths[:, j, 0], paths[:, j, 1], color=token_colour(j), lw=1, alpha=0.35, zorder=1)
-    links, rings = [], []
     for j, token in enumerate(tokens):
         colour = token_colour(j)
-        links += ax.plot([X[j, 0]] * 2, [X[j, 1]] * 2, color=colour, lw=1, ls=":")
+        ax.plot([out[j, 0], X[j, 0]], [out[j, 1], X[j, 1]], color=colour, lw=1, ls=":")  # the way home
         ax.plot(*X[j], "o", ms=10, color=colour, zorder=3)
-        rings += ax.plot([], [], "o", ms=15, mfc="none", mew=2.2, color=colour, zorder=4)
+        ax.plot([out[j, 0]], [out[j, 1]], "o", ms=15, mfc="none", mew=2.2, color=colour, zorder=4)
         ax.annotate(token, X[j], xytext=(8, 8), textcoords="offset points", fontsize="large", color=colour)
-    keep_parts(ax, "convex_hull_picture", links=links, rings=rings, homes=X)
     ring = mpl.lines.Line2D([], [], marker="o", ms=12, mfc="none", mew=2, color="#333333", ls="none",
                             label=tr("outputs"))
     pad = 0.18 * np.ptp(X, axis=0).max()
@@ -321,26 +259,4 @@ def convex_hull_picture(
     ax.set_xlabel(tr("feature 1"))
     ax.set_ylabel(tr("feature 2"))
     ax.legend(handles=[hull, centroid, ring], loc="best", fontsize="small", frameon=False)
-    if title:
-        ax.set_title(title, fontsize="medium")
-    return update_convex_hull_picture(ax, out)
-
-
-def update_convex_hull_picture(ax: Axes, out: Any, *, title: str | None = None) -> Axes:
-    """Move the output rings of ``convex_hull_picture`` (and their lines home) to new outputs.
-
-    Shapes:
-        out (T, 2), as first drawn
-
-    Taught in: 03 §3
-    """
-    out = np.asarray(out, dtype=float)
-    p = parts(ax, "convex_hull_picture")
-    if out.shape != (len(p.rings), 2):
-        raise ValueError(f"out must have shape ({len(p.rings)}, 2), one row per token; got {out.shape}")
-    for link, ring, o, home in zip(p.links, p.rings, out, p.homes, strict=True):
-        link.set_data([o[0], home[0]], [o[1], home[1]])
-        ring.set_data([o[0]], [o[1]])
-    if title is not None:
-        ax.set_title(title, fontsize="medium")
-    return ax
+    return _titled(ax, title)

@@ -46,7 +46,7 @@ def for_notebook(number: int) -> list[dict[str, Any]]:
     ValueError
         When there is no quiz for ``number``; the message names the numbers that exist.
 
-    Taught in: 00 §Check your understanding
+    Serves: the quiz at the end of each notebook, not called in the notebooks by name.
     """
     check_index(number, "number", len(QUIZZES), what=N_("a notebook number"))
     return QUIZZES[number]

@@ -55,7 +55,7 @@ _KEYS = {"prompt", "options", "answer", "explain"}
 class Question:
     """One multiple-choice question; ``explanations`` has one entry per option, or exactly one.
 
-    Taught in: 00 §Check your understanding
+    Serves: the quiz at the end of each notebook, not called in the notebooks by name.
     """
 
     prompt: str
@@ -98,7 +98,7 @@ def feedback(question: Question, choice: int) -> tuple[bool, str]:
     text : str
         "Right." or "Not quite." and the explanation of that option (or of the right answer).
 
-    Taught in: 00 §Check your understanding
+    Serves: the quiz at the end of each notebook, not called in the notebooks by name.
     """
     right = choice == question.answer
     verdict = shown(RIGHT if right else WRONG)
@@ -118,7 +118,7 @@ def _sentences(first: str, second: str) -> str:
 def shown(text: str) -> str:
     """``text`` in the current language, as the learner reads it.
 
-    Taught in: 00 §Check your understanding
+    Serves: the quiz at the end of each notebook, not called in the notebooks by name.
     """
     return tr(text)
 
@@ -131,7 +131,7 @@ def _lettered(options: Sequence[str]) -> list[str]:
 def as_html(text: str) -> str:
     """``text`` as the page shows it: escaped, with `code` marked up (the page sets it as HTML).
 
-    Taught in: 00 §Check your understanding
+    Serves: the quiz at the end of each notebook, not called in the notebooks by name.
     """
     return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text, quote=False))
 
@@ -156,7 +156,7 @@ class Quiz(anywidget.AnyWidget):
         ``{"choices": [...]}``: the option picked for each question (``None``: not answered yet),
         synced with the page both ways.
 
-    Taught in: 00 §Check your understanding
+    Serves: the quiz at the end of each notebook, not called in the notebooks by name.
     """
 
     _esm = traitlets.Unicode().tag(sync=True)
