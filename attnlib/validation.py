@@ -541,3 +541,18 @@ def check_row_maxima(row_max: np.ndarray) -> None:
                 query=idx[-1], batch=idx[:-1], dtype=row_max.dtype
             )
         )
+
+
+def check_choice(value: Any, name: str, choices: Any) -> Any:
+    """`value` if it is one of `choices` (a slider's steps, a menu's entries), else a ValueError."""
+    if value not in list(choices):
+        raise ValueError(tr("{name} must be one of {choices}; got {value!r}").format(
+            name=name, choices=list(choices), value=value))
+    return value
+
+
+def check_shape(arr: Any, name: str, ok: bool, *, expected: str) -> None:
+    """Refuse `arr` when `ok` is false: its shape is not the `expected` one (written in symbols)."""
+    if not ok:
+        raise ValueError(tr("{name} must have shape {expected}; got shape {shape}").format(
+            name=name, expected=expected, shape=np.shape(arr)))

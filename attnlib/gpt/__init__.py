@@ -33,7 +33,7 @@ Modules: ``model`` (the config, the parameters, the forward pass, the loss and i
 
 from __future__ import annotations
 
-from .generation import generate, generation_lab_data
+from .generation import generate
 from .model import (
     GPTConfig,
     config_from_arrays,
@@ -78,5 +78,4 @@ __all__ = [
     "train",
     # generating
     "generate",
-    "generation_lab_data",
 ]

@@ -1,5 +1,6 @@
 // The convex-hull lab (notebook 03): tokens as dots, their hull, and the outputs as rings that the
-// scale β moves. Python sends the outputs for every setting and each output's whole path.
+// scale β moves. Python sends the outputs and the readout for every setting (the page looks them up)
+// and each output's whole path.
 import { axes, createLab, fill, polyline, set, svg, text } from "./kit.js";
 
 // The wide layout (a desktop), and the narrow one (a phone's column, 324 px): the same plane scaled to
@@ -60,11 +61,6 @@ function build(picture, spec, change, { narrow } = {}) {
   return { d, at, links, rings, title: ax.title };
 }
 
-function frame(spec, values) {
-  const i = spec.controls[0].options.indexOf(values.scale);
-  return { out: spec.data.out[i], fields: spec.data.fields[i] };
-}
-
 function draw(v, f) {
   f.out.forEach((o, j) => {
     const [x, y] = v.at(o), [hx, hy] = v.at(v.d.X[j]);
@@ -75,5 +71,5 @@ function draw(v, f) {
   v.title.textContent = fill(v.d.title, f.fields);
 }
 
-const lab = createLab({ build, frame, draw, reflows: true });
+const lab = createLab({ build, draw, reflows: true });
 export default lab;
