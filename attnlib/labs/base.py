@@ -45,6 +45,7 @@ from ..validation import check_choice
 HERE = Path(__file__).resolve().parent
 KIT = HERE / "kit.js"
 _IMPORT = re.compile(r"^import\s*\{[^}]*\}\s*from\s*\"\./kit\.js\";\s*$", re.MULTILINE)
+_COMMENT_LINE = re.compile(r"^[ \t]*//.*\n", re.MULTILINE)  # kit.js has no such line inside a string
 
 
 @cache
@@ -53,13 +54,13 @@ def bundle(name: str) -> str:
 
     anywidget loads a module from a string and a page opened from disk cannot import other files,
     so the two plain modules are joined here (the lab's single ``import ... from "./kit.js"`` line is
-    replaced by the kit's source). No other build step.
+    replaced by the kit's source, without its comment lines). No other build step.
 
     """
     source = (HERE / f"{name}.js").read_text(encoding="utf-8")
     if len(_IMPORT.findall(source)) != 1:
         raise RuntimeError(f"{name}.js must import from ./kit.js exactly once, on one line")
-    kit = KIT.read_text(encoding="utf-8")
+    kit = _COMMENT_LINE.sub("", KIT.read_text(encoding="utf-8"))  # comments serve its readers, not pages
     return f"// ---- kit.js ----\n{kit}\n// ---- {name}.js ----\n" + _IMPORT.sub("", source)
 
 
