@@ -2,7 +2,7 @@
 // softmax gets against d_k. Python sends, per setting, the histogram, its notes, the curves, one
 // query's scores as shown (q·k or q·k/√d_k), which of its weights is largest and the readout; the page
 // takes the kit's softmax of the first n_keys scores (checked against attnlib at every setting).
-import { axes, barFill, createLab, fill, number, polyline, softmax, storedFrame, svg, text } from "./kit.js";
+import { axes, barFill, createLab, everyOther, fill, number, polyline, softmax, storedFrame, svg, text } from "./kit.js";
 
 const W = 1100, H = 680;  // the wide picture: one svg
 // A narrow panel's width: 13-unit text in a 324 px phone column is drawn at 12.4 px (13 * 324 / 340).
@@ -41,13 +41,6 @@ function yLabel(p, words, narrow) {
   p.title.setAttribute("y", p.box.y - FLAT.title);
 }
 
-// Every other tick of an axis, 0 (or the tick nearest it) kept: narrow, the score labels would touch.
-function everyOther(spec) {
-  const zero = spec.xticks.reduce((best, t, i) => (Math.abs(t) < Math.abs(spec.xticks[best]) ? i : best), 0);
-  const keep = (_, i) => (i - zero) % 2 === 0;
-  return { ...spec, xticks: spec.xticks.filter(keep), xticklabels: spec.xticklabels.filter(keep) };
-}
-
 function build(picture, spec, change, { narrow = false } = {}) {
   const d = spec.data;
   const L = narrow ? NARROW : WIDE;
@@ -58,7 +51,7 @@ function build(picture, spec, change, { narrow = false } = {}) {
   const top = sheet(L.histHeight);
   const headline = L.headline.map(({ x, y, size }) => text(top, x, y, "", { "text-anchor": "middle", "font-size": size }));
   // The histogram and its normal curve, on a fixed axis (its height follows the histogram: see draw).
-  const histAxis = L.fewerTicks ? everyOther(d.axes.hist) : d.axes.hist;
+  const histAxis = L.fewerTicks ? everyOther(d.axes.hist, "x") : d.axes.hist;
   const hist = axes(top, L.hist, {
     xlim: histAxis.xlim, ylim: [0, 1], xticks: histAxis.xticks, xticklabels: histAxis.xticklabels,
     xlabel: d.text.score, ylabel: narrow ? null : d.text.how_often, ylabelGap: 22, title: d.text.hist_title });

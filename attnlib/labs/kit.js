@@ -77,6 +77,15 @@ export function axes(parent, box, spec) {
   return { g, sx, sy, title, box };
 }
 
+// Every other tick of an axis ("x" or "y"), 0 (or the tick nearest it) kept: in a narrow layout the
+// labels would touch.
+export function everyOther(spec, axis) {
+  const ticks = spec[`${axis}ticks`], labels = spec[`${axis}ticklabels`];
+  const zero = ticks.reduce((best, t, i) => (Math.abs(t) < Math.abs(ticks[best]) ? i : best), 0);
+  const keep = (_, i) => (i - zero) % 2 === 0;
+  return { ...spec, [`${axis}ticks`]: ticks.filter(keep), [`${axis}ticklabels`]: labels && labels.filter(keep) };
+}
+
 export function polyline(points) {
   return points.map(([x, y]) => `${x.toFixed(2)},${y.toFixed(2)}`).join(" ");
 }

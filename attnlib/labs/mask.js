@@ -59,7 +59,7 @@ function build(picture, spec, change, { narrow } = {}) {
   // narrow: the cells as wide as the column leaves after the token labels (square, at most N_CELL)
   const cell = narrow ? Math.min(N_CELL, Math.floor((N_WIDTH - N_LEFT - N_RIGHT) / size)) : CELL;
   const w = cell * size;
-  const scoreTicks = [-d.vmax, -d.vmax / 2, 0, d.vmax / 2, d.vmax], weightTicks = [0, 0.2, 0.4, 0.6, 0.8, 1];
+  const { scores: scoreTicks, weights: weightTicks } = d.bar_ticks;
   // figures[b]: the svg sentence b is drawn in; origin(b, k): the top left corner of its matrix k
   let figures, origin;
   if (narrow) {

@@ -140,6 +140,7 @@ def make_mask_lab(
     ]
     values = {"mask": mask, "seq_len": seq_len, **{f"length_{b + 1}": n for b, n in enumerate(lengths)}}
     data = {"tokens": words_by_length, "scores": scores_by_length, "keep": keep_by_length, "vmax": vmax,
+            "bar_ticks": {"scores": vmax * np.linspace(-1, 1, 5), "weights": np.linspace(0, 1, 6)},
             "titles": [tr(t) for t in plot.PANEL_TITLES],
             "scores_cmap": colour_table("scores"), "weights_cmap": colour_table("weights"),
             "masked_colour": plot.MASKED_COLOUR,
