@@ -50,9 +50,9 @@ def make_generation_lab(
     -------
     Lab
         ``lab.state`` holds ``weights`` (n_heads, t): each head's attention from the last of the t
-        characters so far, ``top_probs`` (top_k,), ``p`` (the sampled character's probability) and
-        ``rank`` (its place among all V candidates, 1 = the most likely; beyond ``top_k`` the picture
-        adds a bar for it below the others).
+        characters so far, ``top_probs`` and ``top_tokens`` (top_k,), ``p`` (the sampled character's
+        probability), ``rank`` (its place among all V candidates, 1 = the most likely) and ``sampled``
+        (its bar: its place among the top_k, or top_k for the bar of its own below them).
 
     Taught in: 09 §10
     """
