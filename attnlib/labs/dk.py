@@ -121,8 +121,8 @@ def make_dk_lab(
         f = frame(d_k, scaled, n_keys)
         fig, ax_hist, ax_row, bottom = _panels()
         s, _, sigma = histogram(i, scaled)
-        plot.score_histogram(s, sigma, ax=ax_hist, title=tr(HIST_TITLE), xlim=XLIM)
-        plot.update_score_histogram(ax_hist, s, sigma, note="\n".join(panel(i, scaled)["notes"]))
+        plot.score_histogram(s, sigma, ax=ax_hist, title=tr(HIST_TITLE), xlim=XLIM,
+                             note="\n".join(panel(i, scaled)["notes"]))
         ax_row.set_title(tr(ROW_TITLE), fontsize="medium")
         plot.weights_row(f["weights"], ax=ax_row, max_keys=max_keys)
         plot.saturation_curves(widths, *curves[n_keys], n_keys=n_keys, max_keys=max_keys,
