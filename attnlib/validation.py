@@ -566,6 +566,8 @@ def check_list(value: Any, name: str, *, expected: str, counts: Container[int] =
         raise ValueError(tr("{name} must be {expected}; got {value!r}").format(
             name=name, expected=expected, value=value))
     return tuple(items)
+
+
 # ---- figures, data and settings: a shape, a choice, a type, a rule ------------------------------------
 
 
@@ -583,7 +585,7 @@ def check_shape(ok: Any, name: str, *, expected: str, got: Any) -> None:
 
 def check_choice(value: Any, name: str, choices: Any) -> Any:
     """`value` if it is one of `choices`; ValueError naming them otherwise."""
-    if value not in choices:
+    if value not in list(choices):
         refuse(ValueError, N_("{name} must be one of {choices}; got {value!r}"), name=name,
                choices=", ".join(map(str, choices)), value=value)
     return value

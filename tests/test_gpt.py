@@ -7,7 +7,6 @@ batch 3), so a wrong axis changes a shape.
 from __future__ import annotations
 
 import dataclasses
-import json
 import subprocess
 import sys
 
@@ -18,7 +17,7 @@ from hypothesis import strategies as st
 
 from attnlib import gpt
 from attnlib.data import DATA_DIR
-from attnlib.gpt.text import CharTokenizer, load_poems
+from attnlib.gpt.text import load_poems
 
 CFG = gpt.GPTConfig(vocab_size=11, context=6, d_model=8, n_heads=2, n_layers=2, d_ff=5)
 PEEK = dataclasses.replace(CFG, causal=False)
@@ -173,44 +172,6 @@ def test_forward_refuses_more_tokens_than_positions():
 def test_config_refuses_heads_that_do_not_divide_d_model():
     with pytest.raises(ValueError, match="d_model=8 is not divisible by n_heads=3"):
         gpt.GPTConfig(vocab_size=4, d_model=8, n_heads=3)
-
-
-# ---- the lab data --------------------------------------------------------------------------------
-TOK = CharTokenizer(list("abcdefghijk"))
-
-
-def test_lab_data_has_one_json_able_record_per_prompt_with_the_documented_shapes():
-    params = random_params(CFG)
-    data = gpt.generation_lab_data(params, CFG, TOK, ["ab", "k"], n_new=3, temperature=1.0, seed=4, top_k=2)
-    assert json.loads(json.dumps(data)) == data and len(data) == 2
-    first = data[0]
-    assert first["n_prompt"] == 2 and len(first["tokens"]) == 5 and first["tokens"][:2] == ["a", "b"]
-    assert first["generated"] == "".join(first["tokens"][2:])
-    w = np.array(first["weights"])
-    assert w.shape == (3, 2, 2, 4)  # (n_new, n_layers, n_heads, n_prompt + n_new - 1)
-    for s in range(3):  # step s sees keys 0 .. n_prompt + s - 1 and nothing beyond
-        assert np.allclose(w[s, ..., : 2 + s].sum(-1), 1.0, atol=1e-5) and np.all(w[s, ..., 2 + s :] == 0)
-    probs = np.array(first["top_probs"])
-    assert probs.shape == (3, 2) and np.all(np.diff(probs, axis=-1) <= 0)
-    # The generated ids are those of generate() with the same seed.
-    ids, _ = gpt.generate(params, CFG, TOK.encode("ab"), 3, rng=np.random.default_rng(4))
-    assert first["tokens"] == [TOK.vocab[i] for i in ids]
-
-
-@pytest.mark.parametrize(
-    ("prompts", "kwargs", "match"),
-    [
-        (["az"], {}, r"character 'z' at position 1"),
-        ([""], {}, r"non-empty string; got ''"),
-        ([], {}, r"non-empty list of strings"),
-        (["abcde"], {"n_new": 2}, r"more than the context T_max=6"),
-        (["a"], {"temperature": 0}, r"temperature must be > 0"),
-        (["a"], {"top_k": 12}, r"top_k=12 is more than the V=11"),
-    ],
-)
-def test_lab_data_refuses_bad_input(prompts, kwargs, match):
-    with pytest.raises(ValueError, match=match):
-        gpt.generation_lab_data(random_params(CFG), CFG, TOK, prompts, **kwargs)
 
 
 # ---- the stored weights ---------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""The five slider labs, Python side: their numbers, controls, limits, readouts and snapshots.
+"""The six slider labs, Python side: their numbers, controls, limits, readouts, snapshots, and what
+they send the page for every setting.
 
 What the page draws is checked against these frames at every setting in tests/browser/test_lab_frames.py.
 """
@@ -15,7 +16,8 @@ import numpy as np
 import pytest
 
 import attnlib
-from attnlib import labs, plot
+from attnlib import data, gpt, labs, plot
+from attnlib.gpt.text import CharTokenizer
 from attnlib.labs import base
 from tests.lab_cases import NAMES, X2, build, green_grass, toy
 
@@ -119,6 +121,43 @@ def test_page_state_round_trips_as_the_notebook_stores_it(lab):
     assert json.loads(payload)["spec"]["data"]["probe"] == "</script><b>"
 
 
+def test_the_page_gets_the_frame_at_every_setting(lab):
+    """What the page looks up for a setting (``spec["frames"]``, read as kit.js reads it) is the frame
+    at that setting: each shown part depends on no control it was not declared to depend on."""
+    settings = lab.settings()
+    for values in settings[:: max(1, len(settings) // 400)] + [settings[-1]]:
+        sent, frame = lab.page_frame(**values), lab.frame(**values)
+        assert set(sent.get("fields", {})) == set(frame["fields"]), values  # the readout fills from it alone
+        for key, value in sent.items():
+            want = frame[key]
+            for part in (value if key == "fields" else {key: value}):
+                got, expected = (value[part], want[part]) if key == "fields" else (value, want)
+                assert got == base._plain(expected), f"{lab.name} {values}: {key} {part}"
+
+
+def test_the_labs_page_modules_draw_and_do_no_lesson_math():
+    """No lab module but the live GPT's computes what the lesson teaches: no exponentials, logarithms,
+    roots or norms (the kit's one softmax aside, in kit.js), and no control found by its position."""
+    folder = Path(labs.__file__).parent
+    for path in sorted(folder.glob("*.js")):
+        source = re.sub(r"//.*", "", path.read_text(encoding="utf-8"))
+        assert "spec.controls[" not in source, f"{path.name} finds a control by position"
+        if path.name in ("live_gpt.js", "kit.js"):
+            continue
+        found = re.findall(r"Math\.(?:exp|log\w*|sqrt|hypot|pow)\b|\*\*", source)
+        assert not found, f"{path.name} computes: {found}"
+    kit = (folder / "kit.js").read_text(encoding="utf-8")
+    assert len(re.findall(r"Math\.exp", kit)) == 1  # in softmax
+
+
+def test_a_long_column_of_numbers_travels_packed_and_whole():
+    lab = build("dot_product")
+    (packed,) = [t for t in lab.spec["frames"] if len(t["by"]) == 3]
+    assert set(packed["columns"]["fields.dot"]) == {"f64"}
+    assert lab.page_frame(angle=60, length_a=0.5, length_b=0.5)["fields"]["dot"] == lab.frame(
+        angle=60, length_a=0.5, length_b=0.5)["dot"]
+
+
 # ---- numbers as the page prints them -----------------------------------------------------------------
 
 
@@ -194,7 +233,7 @@ def test_dk_lab_refuses_bad_settings():
     rng = np.random.default_rng(0)
     with pytest.raises(ValueError, match="d_k must be one of"):
         labs.make_dk_lab(rng=rng, d_k=5)
-    with pytest.raises(ValueError, match="n_keys must be one of the slider.s steps"):
+    with pytest.raises(ValueError, match=r"n_keys must be one of \[2, 3, 4, 6"):
         labs.make_dk_lab(rng=rng, n_keys=1)
     with pytest.raises(TypeError):
         labs.make_dk_lab(rng=0)
@@ -225,15 +264,22 @@ def test_mask_lab_refuses_bad_settings():
     X, tokens = green_grass()
     with pytest.raises(ValueError, match="mask must be one of"):
         labs.make_mask_lab(X, tokens, mask="future")
-    with pytest.raises(ValueError, match="lengths in 1..seq_len"):
+    with pytest.raises(ValueError, match=r"lengths\[0\] must be one of \[1, 2"):
         labs.make_mask_lab(X, tokens, lengths=[0, 4])
+    with pytest.raises(ValueError, match=r"lengths must have shape \(B,\) = \(2,\); got shape \(3,\)"):
+        labs.make_mask_lab(X, tokens, lengths=[1, 2, 3])
     with pytest.raises(ValueError, match=r"X must have shape \(B, T, d_model\)"):
         labs.make_mask_lab(np.zeros((4, 3)), tokens)
 
 
 def test_generation_lab_recomputes_what_the_cache_gave():
+    from attnlib.text import load_poems
+
     lab = build("generation")
-    record = lab.spec["data"]["records"][1]
+    arrays = data.load("tiny_gpt_tang")
+    config = gpt.config_from_arrays(arrays)
+    record = labs.generation_lab_data(gpt.params_from_arrays(arrays, config), config, load_poems().tokenizer,
+                                      ["白日", "春风", "明月"], n_new=12, temperature=0.8, seed=0)[1]
     for step in (1, 12):
         frame = lab.frame(prompt=1, step=step, layer=0)
         t = record["n_prompt"] + step - 1
@@ -247,7 +293,7 @@ def test_generation_lab_recomputes_what_the_cache_gave():
 def test_scale_and_hull_labs_refuse_bad_shapes():
     with pytest.raises(ValueError, match=r"scores must have shape \(T, T\) for T=2"):
         labs.make_softmax_scale_lab(np.ones((2, 3)), ["a", "b"])
-    with pytest.raises(ValueError, match=r"X must have shape \(T, 2\) for T=2 tokens; got \(2, 3\)"):
+    with pytest.raises(ValueError, match=r"X must have shape \(T, 2\) for T=2 tokens; got shape \(2, 3\)"):
         labs.make_convex_hull_lab(np.ones((2, 3)), ["a", "b"])
 
 
@@ -347,10 +393,55 @@ def test_the_generation_lab_writes_the_models_characters_in_traditional_in_the_h
         hant = build("generation")
     plain = build("generation")
     records, plain_records = hant.spec["data"]["records"], plain.spec["data"]["records"]
-    assert "春風" in hant.spec["data"]["prompts"] and "风" in plain_records[1]["tokens"]
+    assert "春風" in hant.spec["controls"][0]["labels"] and "风" in plain_records[1]["tokens"]
     assert "风" not in records[1]["tokens"] and "風" in records[1]["tokens"]
-    shown = "".join(t for r in records for row in [r["tokens"], *r["top_tokens"]] for t in row)
+    settings = hant.settings()
+    tops = [hant.page_frame(**values)["top_tokens"] for values in settings]
+    shown = "".join(t for r in records for t in r["tokens"]) + "".join(t for row in tops for t in row)
     assert not set(shown) & set("风远书离识们时东马长见说")
-    assert all(r["top_probs"] == q["top_probs"] for r, q in zip(records, plain_records, strict=True))
+    assert all(hant.page_frame(**v)["top_probs"] == plain.page_frame(**v)["top_probs"] for v in settings)
     hant.set_values(prompt=1, step=1)
     assert "春風" in hant.readout and "风" not in hant.readout
+
+
+# ---- the generation lab's record --------------------------------------------------------------------------------
+CFG = gpt.GPTConfig(vocab_size=11, context=6, d_model=8, n_heads=2, n_layers=2, d_ff=5)
+TOK = CharTokenizer(list("abcdefghijk"))
+
+
+def random_params(config):
+    return gpt.init_params(config, rng=np.random.default_rng(0))
+
+
+def test_lab_data_has_one_json_able_record_per_prompt_with_the_documented_shapes():
+    params = random_params(CFG)
+    data = labs.generation_lab_data(params, CFG, TOK, ["ab", "k"], n_new=3, temperature=1.0, seed=4, top_k=2)
+    assert json.loads(json.dumps(data)) == data and len(data) == 2
+    first = data[0]
+    assert first["n_prompt"] == 2 and len(first["tokens"]) == 5 and first["tokens"][:2] == ["a", "b"]
+    assert first["generated"] == "".join(first["tokens"][2:])
+    w = np.array(first["weights"])
+    assert w.shape == (3, 2, 2, 4)  # (n_new, n_layers, n_heads, n_prompt + n_new - 1)
+    for s in range(3):  # step s sees keys 0 .. n_prompt + s - 1 and nothing beyond
+        assert np.allclose(w[s, ..., : 2 + s].sum(-1), 1.0, atol=1e-5) and np.all(w[s, ..., 2 + s :] == 0)
+    probs = np.array(first["top_probs"])
+    assert probs.shape == (3, 2) and np.all(np.diff(probs, axis=-1) <= 0)
+    # The generated ids are those of generate() with the same seed.
+    ids, _ = gpt.generate(params, CFG, TOK.encode("ab"), 3, rng=np.random.default_rng(4))
+    assert first["tokens"] == [TOK.vocab[i] for i in ids]
+
+
+@pytest.mark.parametrize(
+    ("prompts", "kwargs", "match"),
+    [
+        (["az"], {}, r"character 'z' at position 1"),
+        ([""], {}, r"non-empty string; got ''"),
+        ([], {}, r"non-empty list of strings"),
+        (["abcde"], {"n_new": 2}, r"more than the context T_max=6"),
+        (["a"], {"temperature": 0}, r"temperature must be > 0"),
+        (["a"], {"top_k": 12}, r"top_k=12 is more than the V=11"),
+    ],
+)
+def test_lab_data_refuses_bad_input(prompts, kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        labs.generation_lab_data(random_params(CFG), CFG, TOK, prompts, **kwargs)

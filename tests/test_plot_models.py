@@ -10,6 +10,7 @@ import pytest
 
 from attnlib import gpt, plot
 from attnlib.gpt.text import CharTokenizer
+from attnlib.labs import generation_lab_data
 
 
 @pytest.fixture(autouse=True)
@@ -36,7 +37,7 @@ def test_generation_attention_draws_one_panel_per_head_with_the_unwritten_keys_g
     config = gpt.GPTConfig(vocab_size=6, context=8, d_model=8, n_heads=2, n_layers=2, d_ff=4)
     tok = CharTokenizer(list("明月光，。\n"))
     params = gpt.init_params(config, rng=np.random.default_rng(0))
-    record = gpt.generation_lab_data(params, config, tok, ["明月"], n_new=4, temperature=1.0)[0]
+    record = generation_lab_data(params, config, tok, ["明月"], n_new=4, temperature=1.0)[0]
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # "Glyph … missing from font(s)" would fail the test
         with plot.use_style():

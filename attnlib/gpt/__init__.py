@@ -36,7 +36,7 @@ cache, the lab's data). numpy only, like ``core``.
 from __future__ import annotations
 
 from .config import GPTConfig, config_from_arrays
-from .generation import generate, generation_lab_data
+from .generation import generate
 from .model import (
     cross_entropy,
     forward,
@@ -84,5 +84,4 @@ __all__ = [
     "train",
     # generating
     "generate",
-    "generation_lab_data",
 ]

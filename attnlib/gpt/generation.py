@@ -13,7 +13,7 @@ from ._checks import check_bool
 from .config import GPTConfig, check_ids, check_params, layer_params
 from .model import layer, run_layers
 
-__all__ = ["generate", "generation_lab_data"]
+__all__ = ["generate"]
 
 
 def _check_temperature(temperature: Any) -> float:
@@ -146,103 +146,3 @@ def generate(
     steps = list(_generate(params, config, prompt.tolist(), n_new, temperature, rng, use_cache))
     ids = np.concatenate([prompt, [s[3] for s in steps]]).astype(np.int64)
     return ids, np.stack([s[0] for s in steps])
-
-
-def generation_lab_data(
-    params: dict,
-    config: GPTConfig,
-    tokenizer: Any,
-    prompts: Any,
-    *,
-    n_new: int = 10,
-    temperature: float = 0.8,
-    seed: int = 0,
-    top_k: int = 5,
-) -> list[dict]:
-    """Everything the generation lab shows for a list of prompts, as plain JSON-able values.
-
-    The generated tokens and, at every step, each head's attention over the context and the most
-    likely candidates. Each prompt is generated with its own ``np.random.default_rng(seed)`` and a KV
-    cache. At step s the query is the last token so far (position ``n_prompt + s − 1``); its weights
-    cover the keys ``0 .. n_prompt + s − 1`` and are 0 beyond (keys that do not exist yet).
-
-    Parameters
-    ----------
-    params : dict of ndarray
-    config : GPTConfig
-    tokenizer : CharTokenizer
-        Anything with ``encode`` and ``vocab``.
-    prompts : list of str
-        Each of at least one character of the vocabulary.
-    n_new, temperature
-        As for :func:`generate`.
-    seed : int
-        The seed of every prompt's generator.
-    top_k : int
-        How many candidates to list at each step.
-
-    Returns
-    -------
-    list of dict
-        One record per prompt (see Shapes).
-
-    Raises
-    ------
-    TypeError, ValueError
-        An empty list of prompts, an empty prompt, an unknown character, a prompt plus n_new longer
-        than T_max, a temperature <= 0, top_k outside 1..V.
-
-    Shapes:
-        for each prompt, a dict with
-        ``prompt`` str, ``tokens`` [n_prompt + n_new] str, ``n_prompt`` int, ``generated`` str,
-        ``weights`` [n_new][n_layers][n_heads][n_prompt + n_new − 1] float,
-        ``top_tokens`` [n_new][top_k] str, ``top_probs`` [n_new][top_k] float,
-        ``chosen_probs`` [n_new] float, ``chosen_ranks`` [n_new] int (1 = the most likely),
-        ``temperature`` float, ``seed`` int
-
-    Taught in: 09 §10
-    """
-    check_params(params, config)
-    if isinstance(prompts, str) or not hasattr(prompts, "__len__") or len(prompts) == 0:
-        raise ValueError(tr("prompts must be a non-empty list of strings; got "
-                            "{prompts!r}").format(prompts=prompts))
-    temperature = _check_temperature(temperature)
-    top_k = check_positive_int(top_k, "top_k")
-    if top_k > config.vocab_size:
-        raise ValueError(
-            tr("top_k={top_k} is more than the V={V} tokens of the "
-               "vocabulary").format(top_k=top_k, V=config.vocab_size)
-        )
-    result = []
-    for prompt in prompts:
-        if not isinstance(prompt, str) or not prompt:
-            raise ValueError(tr("every prompt must be a non-empty string; got "
-                                "{prompt!r}").format(prompt=prompt))
-        ids, n_new = _check_prompt(tokenizer.encode(prompt), config, n_new)
-        rng = np.random.default_rng(seed)
-        steps = list(_generate(params, config, ids.tolist(), n_new, temperature, rng, use_cache=True))
-        width = ids.size + n_new - 1
-        weights = np.zeros((n_new, config.n_layers, config.n_heads, width))
-        for s, (_, w, _, _) in enumerate(steps):
-            weights[s, :, :, : ids.size + s] = np.stack(w)
-        probs = np.stack([s[2] for s in steps])  # (n_new, V)
-        top = np.argsort(-probs, axis=-1, kind="stable")[:, :top_k]
-        chosen = [s[3] for s in steps]
-        tokens = [tokenizer.vocab[i] for i in [*ids.tolist(), *chosen]]
-        result.append(
-            {
-                "prompt": prompt,
-                "tokens": tokens,
-                "n_prompt": int(ids.size),
-                "generated": "".join(tokens[ids.size :]),
-                "weights": weights.tolist(),  # full precision: the lab's check compares to 1e-12
-                "top_tokens": [[tokenizer.vocab[i] for i in row] for row in top.tolist()],
-                "top_probs": np.take_along_axis(probs, top, -1).tolist(),
-                "chosen_probs": probs[np.arange(n_new), chosen].tolist(),
-                # 1 for the most likely candidate: a sample beyond top_k is not among the bars shown
-                "chosen_ranks": (1 + (probs > probs[np.arange(n_new), chosen][:, None]).sum(-1)).tolist(),
-                "temperature": temperature,
-                "seed": int(seed),
-            }
-        )
-    return result

@@ -8,13 +8,14 @@ from .base import Control, Lab, mount_html
 from .convex_hull import make_convex_hull_lab
 from .dk import DK_STEPS, make_dk_lab
 from .dot_product import make_dot_product_lab
-from .generation import make_generation_lab
+from .generation import generation_lab_data, make_generation_lab
 from .live_gpt import make_live_gpt_lab
 from .mask import MASK_TYPES, PAD, make_mask_lab
 from .softmax_scale import make_softmax_scale_lab
 
 __all__ = [
-    "DK_STEPS", "MASK_TYPES", "PAD", "Control", "Lab", "make_convex_hull_lab", "make_dk_lab",
+    "DK_STEPS", "MASK_TYPES", "PAD", "Control", "Lab", "generation_lab_data", "make_convex_hull_lab",
+    "make_dk_lab",
     "make_dot_product_lab", "make_generation_lab", "make_live_gpt_lab", "make_mask_lab",
     "make_softmax_scale_lab", "mount_html",
 ]

@@ -1,16 +1,15 @@
 """What every lab shares: the widget that carries a lab's numbers to the page, and its controls.
 
-A lab is computed once, in Python, with attnlib: ``spec`` holds every number its picture can show
-(or the few arrays the page selects from), the controls, the text templates and the fonts. The
-page draws it with the lab's ES module (``<name>.js`` beside its Python module, plus the shared
-``kit.js``), so moving a control repaints at once, with no message to the kernel on the way; the
-page then tells Python the new ``values``, and Python setting ``lab.controls[name].value`` moves the
-page. The same module and the same ``spec`` draw the lab in JupyterLab (through anywidget), in the
-static site and in the offline slides (``mount_html``), where no Python runs.
-
-Each lab also has a Python ``frame(values)``: what its picture shows at one setting, computed with
-attnlib. ``lab.state`` is that frame; the browser tests compare it with the page's own frame at
-every setting, so the page never carries an unchecked second copy of the math.
+A lab is computed once, in Python, with attnlib. Its ``frame(values)`` says what the picture shows at
+one setting; ``spec["frames"]`` carries, for every setting, the part of the frame the page shows
+(readout fields, selections, positions, numbers), in tables over the controls each part depends on.
+The page draws it with the lab's ES module (``<name>.js`` beside its Python module, plus the shared
+``kit.js``): it looks the setting up and draws, so moving a control repaints at once, with no message
+to the kernel on the way; the page then tells Python the new ``values``, and Python setting
+``lab.controls[name].value`` moves the page. The same module and the same ``spec`` draw the lab in
+JupyterLab (through anywidget), in the static site and in the offline slides (``mount_html``), where
+no Python runs. Where a lab has too many settings to list, its page computes from stored numbers with
+the kit's one softmax, which the browser tests compare with attnlib at every setting.
 """
 
 from __future__ import annotations
@@ -19,8 +18,10 @@ import base64
 import hashlib
 import html
 import io
+import itertools
 import json
 import logging
+import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -37,12 +38,15 @@ from fontTools import subset
 from fontTools.ttLib import TTFont
 from IPython.display import Image
 
+from ..i18n import tr
 from ..plot import CJK_FONT, colour_map, figure_png, number, text_colour
+from ..validation import check_choice
 
 HERE = Path(__file__).resolve().parent
 KIT = HERE / "kit.js"
 # A lab imports "./kit.js"; the quiz, a package of its own (attnlib/quiz/), imports "../labs/kit.js".
 _IMPORT = re.compile(r"^import\s*\{[^}]*\}\s*from\s*\"(?:\./|\.\./labs/)kit\.js\";\s*$", re.MULTILINE)
+_COMMENT_LINE = re.compile(r"^[ \t]*//.*\n", re.MULTILINE)  # kit.js has no such line inside a string
 
 
 def module_path(name: str) -> Path:
@@ -58,14 +62,13 @@ def bundle(name: str) -> str:
 
     anywidget loads a module from a string and a page opened from disk cannot import other files,
     so the two plain modules are joined here (the lab's single ``import ... from "./kit.js"`` line is
-    replaced by the kit's source). No other build step.
+    replaced by the kit's source, without its comment lines). No other build step.
 
-    Taught in: 01 §1
     """
     source = module_path(name).read_text(encoding="utf-8")
     if len(_IMPORT.findall(source)) != 1:
         raise RuntimeError(f"{name}.js must import from ./kit.js exactly once, on one line")
-    kit = KIT.read_text(encoding="utf-8")
+    kit = _COMMENT_LINE.sub("", KIT.read_text(encoding="utf-8"))  # comments serve its readers, not pages
     return f"// ---- kit.js ----\n{kit}\n// ---- {name}.js ----\n" + _IMPORT.sub("", source)
 
 
@@ -80,8 +83,6 @@ def fill(template: str, fields: Mapping[str, Any]) -> str:
 
     Strings are HTML-escaped (a token such as ``<pad>`` must show as written); numbers without a
     format are printed as integers.
-
-    Taught in: 01 §1
     """
 
     def one(match: re.Match[str]) -> str:
@@ -119,8 +120,7 @@ class Control:
     _lab: Any = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
-        if self.kind not in ("slider", "toggle", "menu"):
-            raise ValueError(f"kind must be 'slider', 'toggle' or 'menu'; got {self.kind!r}")
+        check_choice(self.kind, "kind", ("slider", "toggle", "menu"))
         if self.labels is None:
             self.labels = [str(v) for v in self.options]
 
@@ -150,8 +150,6 @@ class Control:
 
 def slider(name: str, description: str, start: float, stop: float, step: float) -> Control:
     """A slider from ``start`` to ``stop`` in steps of ``step``, values rounded so that 0.1 stays 0.1.
-
-    Taught in: 01 §1
     """
     n = int(round((stop - start) / step))
     decimals = max(0, -int(np.floor(np.log10(step)))) if step < 1 else 0
@@ -164,6 +162,8 @@ def slider(name: str, description: str, start: float, stop: float, step: float) 
 
 def _plain(value: Any) -> Any:
     """numpy scalars and arrays as plain JSON values (floats keep their full precision)."""
+    if type(value) in (int, str, bool) or (type(value) is float and math.isfinite(value)):
+        return value  # the common case, first: a lab's tables hold tens of thousands of numbers
     if isinstance(value, np.ndarray):
         return _plain(value.tolist())
     if isinstance(value, (list, tuple)):
@@ -177,16 +177,13 @@ def _plain(value: Any) -> Any:
     if isinstance(value, (np.floating, float)):
         v = float(value)
         if not np.isfinite(v):
-            raise ValueError(f"a lab sends only finite numbers to the page; got {v}")
+            raise ValueError(tr("a lab sends only finite numbers to the page; got {v}").format(v=v))
         return v
     return value
 
 
 def axis_spec(ax: Any) -> dict[str, Any]:
-    """Limits, ticks and tick labels of a matplotlib axes, so the page draws the same axes.
-
-    Taught in: 01 §1
-    """
+    """Limits, ticks and tick labels of a matplotlib axes, so the page draws the same axes."""
     out: dict[str, Any] = {}
     for name, axis, lim in (("x", ax.xaxis, ax.get_xlim()), ("y", ax.yaxis, ax.get_ylim())):
         lo, hi = sorted(lim)
@@ -221,8 +218,6 @@ def fonts_for(texts: Sequence[str]) -> list[dict[str, str]]:
 
     ``texts`` must hold every text the lab writes, translations included (the lab is built in the
     language it shows).
-
-    Taught in: 01 §1
     """
     latin = "".join(chr(c) for c in range(32, 127)) + "θ·√−∞°×‖ᵀₖσ≤≥…"
     used = "".join(sorted(set("".join(texts)) - set(latin) - {"\n"}))
@@ -240,8 +235,6 @@ def fonts_for(texts: Sequence[str]) -> list[dict[str, str]]:
 def colour_table(kind: str, n: int = 256) -> dict[str, Any]:
     """The colour map of ``attnlib.plot`` for ``kind`` as ``n`` hex colours, with the text colour
     (black or white) that reads best on each, by the rule the static heatmaps use.
-
-    Taught in: 01 §1
     """
     cmap = colour_map(kind)
     norm = mpl.colors.Normalize(0.0, 1.0)
@@ -269,6 +262,12 @@ class Lab(anywidget.AnyWidget):
     frame
         ``frame(**values) -> dict``: what the picture shows at one setting, computed with attnlib;
         its ``"fields"`` entry fills the readout template.
+    shown
+        What the page gets of each frame: ``{path: controls}``, a path being a key of the frame or
+        ``"fields.<name>"``, and ``controls`` the names of the controls it depends on (``None``: all).
+        ``spec["frames"]`` holds one table per group of controls, with the path's value at every
+        setting of the group (the other controls at their starting values); ``page_frame`` reads it
+        as the page does. The live GPT lab, which runs its model in the page, has none.
     readout
         The readout template (``{name}``, ``{name:.Nf}``; may hold ``<b>``).
     snapshot
@@ -298,6 +297,7 @@ class Lab(anywidget.AnyWidget):
         frame: Callable[..., dict[str, Any]],
         readout: str,
         snapshot: Callable[..., Any],
+        shown: Mapping[str, Sequence[str] | None] | None = None,
         texts: Sequence[str] = (),
     ) -> None:
         self.name = name
@@ -308,18 +308,19 @@ class Lab(anywidget.AnyWidget):
         self._snapshot = snapshot
         self._frames: dict[tuple[Any, ...], dict[str, Any]] = {}
         words = [readout, *texts, *(str(lbl) for c in controls for lbl in [c.description, *c.labels])]
+        values = self._checked(dict(values))
+        frames = self._tables(shown or {}, values)
         spec = {
             "name": name,
             "controls": [c.spec() for c in controls],
             "readout": readout,
             "data": _plain(dict(data)),
-            "fonts": fonts_for(words + _strings(data)),
+            "frames": frames,
+            "fonts": fonts_for(words + _strings(data) + _strings(frames)),
         }
-        super().__init__(_esm=bundle(name), spec=spec, values=self._checked(dict(values)))
+        super().__init__(_esm=bundle(name), spec=spec, values=values)
 
     def __repr__(self) -> str:  # what a page without the widget shows in its place
-        from ..i18n import tr  # here, not at the top: the rest of this module is another helper's
-
         placeholder = tr("<{name} lab: {values}; run the notebook (or open the site) to move its controls>")
         return placeholder.format(name=self.name, values=self.values)
 
@@ -328,12 +329,11 @@ class Lab(anywidget.AnyWidget):
         missing = set(self.controls) - set(values)
         unknown = set(values) - set(self.controls)
         if missing or unknown:
-            raise ValueError(f"values must name every control {sorted(self.controls)}; "
-                             f"missing {sorted(missing)}, unknown {sorted(unknown)}")
+            raise ValueError(tr("values must name every control {names}; missing {missing}, unknown "
+                                "{unknown}").format(names=sorted(self.controls), missing=sorted(missing),
+                                                    unknown=sorted(unknown)))
         for name, control in self.controls.items():
-            value = values[name]
-            if value not in control.options:
-                raise ValueError(f"{name} must be one of {control.labels}; got {value!r}")
+            check_choice(values[name], name, control.options)
         for name, control in self.controls.items():  # a limit clamps, as the page's slider does
             if control.limit is not None:
                 values[name] = min(values[name], values[control.limit])
@@ -343,7 +343,8 @@ class Lab(anywidget.AnyWidget):
         """Move one or more controls (the page follows)."""
         unknown = set(changes) - set(self.controls)
         if unknown:
-            raise ValueError(f"no control named {sorted(unknown)}; controls are {sorted(self.controls)}")
+            raise ValueError(tr("no control named {unknown}; controls are {names}").format(
+                unknown=sorted(unknown), names=sorted(self.controls)))
         self.values = self._checked({**self.values, **changes})
 
     def settings(self) -> list[dict[str, Any]]:
@@ -364,6 +365,56 @@ class Lab(anywidget.AnyWidget):
         if key not in self._frames:
             self._frames[key] = self._frame(**values)
         return self._frames[key]
+
+    def _tables(self, shown: Mapping[str, Sequence[str] | None], start: dict[str, Any]) -> list[dict]:
+        """``spec["frames"]``: for each group of controls, the shown paths at every setting of the group.
+
+        A table's entries run over the group's settings with its last control fastest (the page finds
+        an entry by the index of each value); a setting a ``limit`` forbids holds ``None``.
+        """
+        groups: dict[tuple[str, ...], list[str]] = {}
+        for path, names in shown.items():
+            group = tuple(n for n in self.controls if names is None or n in names)
+            groups.setdefault(group, []).append(path)
+        frames: dict[tuple[Any, ...], dict[str, Any]] = {}
+        tables = []
+        for group, paths in groups.items():
+            columns: dict[str, list[Any]] = {path: [] for path in paths}
+            for combo in itertools.product(*(self.controls[n].options for n in group)):
+                setting = {**start, **dict(zip(group, combo, strict=True))}
+                limited = [self.controls[n] for n in group if self.controls[n].limit is not None]
+                if any(c.limit not in group for c in limited):
+                    raise ValueError(tr("a shown path that depends on {name} must depend on {limit} "
+                                        "too").format(name=limited[0].name, limit=limited[0].limit))
+                if any(setting[c.name] > setting[c.limit] for c in limited):
+                    for path in paths:
+                        columns[path].append(None)
+                    continue
+                key = tuple(setting[n] for n in self.controls)
+                if key not in frames:
+                    frames[key] = self._frame(**setting)
+                for path in paths:
+                    columns[path].append(_plain(_at(frames[key], path)))
+            tables.append({"by": list(group), "columns": {p: _packed(v) for p, v in columns.items()}})
+        return tables
+
+    def page_frame(self, **values: Any) -> dict[str, Any]:
+        """What the page looks up for a setting (kit.js ``storedFrame``), read from ``spec["frames"]``."""
+        values = self._checked({**self.values, **values})
+        out: dict[str, Any] = {}
+        for table in self.spec["frames"]:
+            index = 0
+            for name in table["by"]:
+                options = self.controls[name].options
+                index = index * len(options) + options.index(values[name])
+            for path, column in table["columns"].items():
+                value = column[index] if isinstance(column, list) else _unpacked(column)[index]
+                head, _, rest = path.partition(".")
+                if rest:
+                    out.setdefault(head, {})[rest] = value
+                else:
+                    out[head] = value
+        return out
 
     @property
     def state(self) -> dict[str, Any]:
@@ -386,6 +437,26 @@ class Lab(anywidget.AnyWidget):
     def page_state(self) -> dict[str, Any]:
         """What a page with no kernel needs to draw the lab: ``{"spec", "values"}``."""
         return {"spec": self.spec, "values": dict(self.values)}
+
+
+def _at(frame: Mapping[str, Any], path: str) -> Any:
+    head, _, rest = path.partition(".")
+    return frame[head][rest] if rest else frame[head]
+
+
+# A long column of plain numbers (the dot-product lab's a·b at its 25,012 settings) travels as the bytes
+# of a float64 array in base64: a third of its JSON text, every digit kept.
+_PACK = 4096
+
+
+def _packed(column: list[Any]) -> Any:
+    if len(column) < _PACK or not all(type(v) is float for v in column):
+        return column
+    return {"f64": base64.b64encode(np.asarray(column, dtype="<f8").tobytes()).decode("ascii")}
+
+
+def _unpacked(column: Mapping[str, str]) -> list[float]:
+    return np.frombuffer(base64.b64decode(column["f64"]), dtype="<f8").tolist()
 
 
 def _strings(value: Any) -> list[str]:

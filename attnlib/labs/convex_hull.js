@@ -1,6 +1,7 @@
 // The convex-hull lab (notebook 03): tokens as dots, their hull, and the outputs as rings that the
-// scale β moves. Python sends the outputs for every setting and each output's whole path.
-import { axes, createLab, fill, polyline, set, svg, text } from "./kit.js";
+// scale β moves. Python sends the outputs and the readout for every setting (the page looks them up)
+// and each output's whole path.
+import { axes, createLab, everyOther, fill, polyline, set, svg, text } from "./kit.js";
 
 // The wide layout (a desktop), and the narrow one (a phone's column, 324 px): the same plane scaled to
 // fit, feature 2 written level above its axis (a turned text reads badly that small), and the legend
@@ -8,14 +9,6 @@ import { axes, createLab, fill, polyline, set, svg, text } from "./kit.js";
 const WIDE = { W: 640, box: { x: 90, y: 45, w: 520, h: 360 } };
 const NARROW = { W: 340, box: { x: 38, y: 56, w: 292, h: 200 } };
 const LEGEND_ROW = 20, LEGEND_COLUMN = 150;  // narrow: the legend's grid
-
-// Every other tick of an axis, 0 (or the tick nearest it) kept: narrow, the x labels would touch.
-function everyOther(spec, axis) {
-  const ticks = spec[`${axis}ticks`], labels = spec[`${axis}ticklabels`];
-  const zero = ticks.reduce((best, t, i) => (Math.abs(t) < Math.abs(ticks[best]) ? i : best), 0);
-  const keep = (_, i) => (i - zero) % 2 === 0;
-  return { ...spec, [`${axis}ticks`]: ticks.filter(keep), [`${axis}ticklabels`]: labels && labels.filter(keep) };
-}
 
 function build(picture, spec, change, { narrow } = {}) {
   const d = spec.data;
@@ -60,11 +53,6 @@ function build(picture, spec, change, { narrow } = {}) {
   return { d, at, links, rings, title: ax.title };
 }
 
-function frame(spec, values) {
-  const i = spec.controls[0].options.indexOf(values.scale);
-  return { out: spec.data.out[i], fields: spec.data.fields[i] };
-}
-
 function draw(v, f) {
   f.out.forEach((o, j) => {
     const [x, y] = v.at(o), [hx, hy] = v.at(v.d.X[j]);
@@ -75,5 +63,5 @@ function draw(v, f) {
   v.title.textContent = fill(v.d.title, f.fields);
 }
 
-const lab = createLab({ build, frame, draw, reflows: true });
+const lab = createLab({ build, draw, reflows: true });
 export default lab;

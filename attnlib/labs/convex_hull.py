@@ -14,7 +14,7 @@ from matplotlib.figure import Figure
 from .. import plot
 from ..core import convex_hull_2d, inside_convex_hull, scores, softmax
 from ..i18n import N_, tr
-from ..validation import as_float_array
+from ..validation import as_float_array, check_shape
 from .base import Lab, axis_spec, fill, slider
 
 READOUT = N_("β = {scale:.1f} · largest weight per row: {tops} · all outputs inside the hull: {inside}")
@@ -38,8 +38,7 @@ def make_convex_hull_lab(X: Any, tokens: list[str], *, scale: float = 1.0, max_s
     Taught in: 03 §3
     """
     X = as_float_array(X, "X", expected="(T, 2)")
-    if X.ndim != 2 or X.shape[1] != 2 or X.shape[0] != len(tokens):
-        raise ValueError(f"X must have shape (T, 2) for T={len(tokens)} tokens; got {X.shape}")
+    check_shape(X.shape == (len(tokens), 2), "X", expected=f"(T, 2) for T={len(tokens)} tokens", got=X.shape)
     S = scores(X, X, scale=False)  # X·Xᵀ: (T, T)
     control = slider("scale", tr("scale β"), 0.0, max_scale, 0.1)
     trails = softmax(np.linspace(0.0, max_scale, 121)[:, None, None] * S[None], axis=-1) @ X  # (n, T, 2)
@@ -60,13 +59,11 @@ def make_convex_hull_lab(X: Any, tokens: list[str], *, scale: float = 1.0, max_s
         fig.tight_layout()
         return fig
 
-    frames = [frame(s) for s in control.options]
     data = {
-        "X": X, "tokens": tokens, "hull": convex_hull_2d(X), "centroid": X.mean(axis=0),
-        "out": [f["out"] for f in frames], "fields": [f["fields"] for f in frames], "trails": trails,
+        "X": X, "tokens": tokens, "hull": convex_hull_2d(X), "centroid": X.mean(axis=0), "trails": trails,
         "colours": [plot.token_colour(i) for i in range(len(tokens))],
         "axes": axis_spec(snapshot(scale).axes[0]), "title": title,
         "text": {"xlabel": tr("feature 1"), "ylabel": tr("feature 2"), "legend": [tr(t) for t in LEGEND]},
     }
     return Lab("convex_hull", [control], {"scale": scale}, data, frame=frame, readout=tr(READOUT),
-               snapshot=snapshot)
+               snapshot=snapshot, shown={"out": None, "fields": None})

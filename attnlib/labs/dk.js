@@ -1,12 +1,12 @@
 // The d_k lab (notebook 05): the distribution of the scores, one query's weights, and how peaked
-// softmax gets against d_k. Python sends histograms, curves and one query's raw scores; the page
-// takes the softmax of that row (checked against attnlib at every setting by the browser tests).
-import { axes, barFill, createLab, fill, maskedSoftmax, number, polyline, svg, text } from "./kit.js";
+// softmax gets against d_k. Python sends, per setting, the histogram, its notes, the curves, one
+// query's scores as shown (q·k or q·k/√d_k), which of its weights is largest and the readout; the page
+// takes the kit's softmax of the first n_keys scores (checked against attnlib at every setting).
+import { axes, barFill, createLab, everyOther, fill, number, polyline, softmax, storedFrame, svg, text } from "./kit.js";
 
 const W = 1100, H = 680;  // the wide picture: one svg
 // A narrow panel's width: 13-unit text in a 324 px phone column is drawn at 12.4 px (13 * 324 / 340).
 const NW = 340;
-const KEYS_TICKS = [1, 4, 16, 64, 256, 1024];
 const HEAD_SEP = "  ·  ";  // between the headline's parts (d_k, the scores, the keys), in every language
 
 // Where each piece goes. Wide: one picture, as it has always been. Narrow: each panel its own svg, one
@@ -14,7 +14,7 @@ const HEAD_SEP = "  ·  ";  // between the headline's parts (d_k, the scores, th
 // ticks, and the histogram's notes under its axis, where the tall peak at d_k = 1 cannot run into them.
 const WIDE = {
   headline: [{ x: W / 2, y: 24, size: 22 }],
-  hist: { x: 70, y: 80, w: 460, h: 190 }, scoreTicks: [-100, -75, -50, -25, 0, 25, 50, 75, 100],
+  hist: { x: 70, y: 80, w: 460, h: 190 },
   notes: { x: 530, y: 92, anchor: "end" },
   row: { x: 640, y: 80, w: 430, h: 190 }, keys: { x: 855, y: 286 },
   legend: { y: 385, x: [380, 530, 680] },
@@ -22,7 +22,7 @@ const WIDE = {
 };
 const NARROW = {
   headline: [{ x: NW / 2, y: 16, size: 20 }, { x: NW / 2, y: 42, size: 15 }],  // d_k, then the rest
-  hist: { x: 40, y: 110, w: 280, h: 140 }, scoreTicks: [-100, -50, 0, 50, 100], histHeight: 342,
+  hist: { x: 40, y: 110, w: 280, h: 140 }, fewerTicks: true, histHeight: 342,
   notes: { x: NW / 2, y: 308, anchor: "middle" },
   row: { x: 64, y: 60, w: 250, h: 150 }, keys: { x: NW / 2, y: 226 }, rowHeight: 240,
   legend: { y: 20, x: [8, 72, 184] },
@@ -50,9 +50,10 @@ function build(picture, spec, change, { narrow = false } = {}) {
   const sheet = (height) => wide || figure(NW, height);
   const top = sheet(L.histHeight);
   const headline = L.headline.map(({ x, y, size }) => text(top, x, y, "", { "text-anchor": "middle", "font-size": size }));
-  // The histogram and its normal curve, on a fixed axis.
+  // The histogram and its normal curve, on a fixed axis (its height follows the histogram: see draw).
+  const histAxis = L.fewerTicks ? everyOther(d.axes.hist, "x") : d.axes.hist;
   const hist = axes(top, L.hist, {
-    xlim: [-100, 100], ylim: [0, 1.6], xticks: L.scoreTicks, xticklabels: L.scoreTicks.map((t) => number(t, 0)),
+    xlim: histAxis.xlim, ylim: [0, 1], xticks: histAxis.xticks, xticklabels: histAxis.xticklabels,
     xlabel: d.text.score, ylabel: narrow ? null : d.text.how_often, ylabelGap: 22, title: d.text.hist_title });
   yLabel(hist, d.text.how_often, narrow);
   const steps = svg("path", { fill: "#9fb6d6" }, hist.g);
@@ -60,8 +61,9 @@ function build(picture, spec, change, { narrow = false } = {}) {
   const notes = [0, 1].map((k) => text(hist.g, L.notes.x, L.notes.y + 18 * k, "", { "text-anchor": L.notes.anchor, class: "tick" }));
   // One query's weights over its keys.
   const rb = L.row;
+  const { xlim: rowX, ylim: rowY, yticks: rowTicks, yticklabels: rowLabels } = d.axes.row;
   const row = axes(sheet(L.rowHeight), rb, {
-    xlim: [0, 1], ylim: [0, 1.1], yticks: [0, 0.25, 0.5, 0.75, 1], yticklabels: ["0.00", "0.25", "0.50", "0.75", "1.00"],
+    xlim: rowX, ylim: rowY, yticks: rowTicks, yticklabels: rowLabels,
     ylabel: narrow ? null : d.text.weight, ylabelGap: 52, title: d.text.row_title });
   yLabel(row, d.text.weight, narrow);
   const bars = [];
@@ -73,12 +75,8 @@ function build(picture, spec, change, { narrow = false } = {}) {
   // Three curves against d_k.
   const sheets = d.panels.map((_, k) => sheet(narrow ? L.panelHeights[k] : H));
   const panels = d.panels.map((title, k) => {
-    const ylim = k === 1 ? [0, Math.log(d.max_keys) * 1.08] : (k === 0 ? [0, 1.05] : [0, 0.6]);
-    const yticks = k === 1 ? [0, 1, 2, 3, 4] : (k === 0 ? [0, 0.25, 0.5, 0.75, 1] : [0, 0.2, 0.4, 0.6]);
-    const p = axes(sheets[k], L.panels[k], {
-      xlim: [d.widths[0] / 1.3, d.widths[d.widths.length - 1] * 1.3], ylim, log: "x",
-      xticks: KEYS_TICKS, yticks, yticklabels: yticks.map((t) => number(t, k === 1 ? 0 : 2)),
-      xlabel: "d_k", title, ylabelGap: 0 });
+    const spec = d.axes.curves[k], ylim = spec.ylim;
+    const p = axes(sheets[k], L.panels[k], { ...spec, log: "x", xlabel: "d_k", title, ylabelGap: 0 });
     const line = (c) => svg("polyline", { fill: "none", stroke: c, "stroke-width": 2.5 }, p.g);
     return { ...p, ylim, raw: line(d.raw_colour), scaled: line(d.scaled_colour),
       uniform: svg("line", { x1: p.box.x, x2: p.box.x + p.box.w, stroke: "#777", "stroke-dasharray": "5 3", "stroke-width": 1.2 }, p.g),
@@ -97,20 +95,10 @@ function build(picture, spec, change, { narrow = false } = {}) {
     topInset: narrow ? TOP_INSET : 0 };
 }
 
+// What Python sent for the setting, and the weights of the first n_keys scores of the row.
 function frame(spec, values) {
-  const d = spec.data;
-  const i = d.widths.indexOf(values.d_k);
-  const n = values.n_keys;
-  const m = spec.controls[2].options.indexOf(n);
-  const root = values.scaled ? d.roots[i] : 1;
-  const weights = maskedSoftmax(d.row_scores.slice(0, n).map((r) => r[i] / root));
-  const curves = d.curves[m][values.scaled ? 1 : 0];
-  const [uTop, uEntropy, uGradient] = d.uniform[m];
-  const sigma = values.scaled ? 1 : d.roots[i];
-  const fields = { d_k: values.d_k, kind: d.text.kinds[values.scaled ? 1 : 0], n_keys: n,
-    std: d.std[i][values.scaled ? 1 : 0], sigma, n_queries: d.n_queries, top: curves[0][i], entropy: curves[1][i],
-    gradient: curves[2][i], u_top: uTop, u_entropy: uEntropy, u_gradient: uGradient };
-  return { i, m, weights, sigma, max_weight: curves[0][i], entropy: curves[1][i], gradient: curves[2][i], fields };
+  const f = storedFrame(spec, values);
+  return { ...f, weights: softmax(f.row_scores.slice(0, values.n_keys)) };
 }
 
 function draw(v, f, spec, values) {
@@ -121,24 +109,22 @@ function draw(v, f, spec, values) {
   const lines = v.headline.length === 1 ? [head] : [parts[0], parts.slice(1).join(HEAD_SEP)];
   v.headline.forEach((t, k) => { t.textContent = lines[k]; });
   // The histogram: bins that scale with σ, heights normalised so the normal curve peaks at 1.
-  const h = d.hist[2 * f.i + (values.scaled ? 1 : 0)];
-  const top = Math.max(1.6, 1.08 * Math.max(...h));
-  const sy = (y) => v.hist.box.y + v.hist.box.h * (1 - y / top);
+  const h = f.hist;
+  const sy = (y) => v.hist.box.y + v.hist.box.h * (1 - y / f.hist_top);
   const { box } = v.hist;
   const sx = (x) => Math.min(box.x + box.w, Math.max(box.x, v.hist.sx(x)));  // the axis is fixed: clip
-  let path = `M${sx(d.bins[0] * f.sigma)},${sy(0)}`;
-  h.forEach((height, k) => { path += `V${sy(height)}H${sx(d.bins[k + 1] * f.sigma)}`; });
+  let path = `M${sx(f.edges[0])},${sy(0)}`;
+  h.forEach((height, k) => { path += `V${sy(height)}H${sx(f.edges[k + 1])}`; });
   v.steps.setAttribute("d", `${path}V${sy(0)}Z`);
-  const normal = d.normal[values.scaled ? 0 : f.i];
+  const normal = d.normal[f.normal];
   v.curve.setAttribute("points", polyline(d.curve_x.map((x, k) => [sx(x), sy(normal[k])])));
-  d.notes[2 * f.i + (values.scaled ? 1 : 0)].forEach((words, k) => { v.notes[k].textContent = words; });
+  f.notes.forEach((words, k) => { v.notes[k].textContent = words; });
   // One query's weights.
   const n = f.weights.length, slot = v.row.box.w / n, { sy: ry } = v.row;
-  let best = 0;
+  const best = f.top;
   v.bars.forEach((bar, j) => {
     if (j >= n) { bar.setAttribute("height", 0); return; }
     const w = f.weights[j];
-    if (w > f.weights[best]) best = j;
     bar.setAttribute("x", v.row.box.x + slot * (j + 0.1));
     bar.setAttribute("width", 0.8 * slot);
     bar.setAttribute("y", ry(w));
@@ -154,11 +140,12 @@ function draw(v, f, spec, values) {
   v.topLabel.setAttribute("x", Math.min(inside[1], Math.max(inside[0], v.row.box.x + slot * (best + 0.5))));
   v.topLabel.setAttribute("y", ry(w) - 10);
   v.topLabel.textContent = number(w, 3);
-  v.uniformRow.setAttribute("y1", ry(1 / n)); v.uniformRow.setAttribute("y2", ry(1 / n));
+  const uniform = f.uniform;  // the largest weight, entropy and gradient size of uniform weights
+  v.uniformRow.setAttribute("y1", ry(uniform[0])); v.uniformRow.setAttribute("y2", ry(uniform[0]));
   v.keysLabel.textContent = fill(d.text.keys, { n });
   // The curves, with this setting marked.
-  const curves = d.curves[f.m];
-  const uniform = d.uniform[f.m];
+  const curves = f.curves;
+  const marks = [f.fields.top, f.fields.entropy, f.fields.gradient];  // this setting's point on each curve
   v.panels.forEach((p, k) => {
     const py = (y) => p.box.y + p.box.h * (1 - (y - p.ylim[0]) / (p.ylim[1] - p.ylim[0]));
     p.raw.setAttribute("points", polyline(d.widths.map((x, m) => [p.sx(x), py(curves[0][k][m])])));
@@ -169,7 +156,7 @@ function draw(v, f, spec, values) {
     const x = p.sx(values.d_k);
     p.vline.setAttribute("x1", x); p.vline.setAttribute("x2", x);
     p.dot.setAttribute("cx", x);
-    p.dot.setAttribute("cy", py(curves[values.scaled ? 1 : 0][k][f.i]));
+    p.dot.setAttribute("cy", py(marks[k]));
     p.dot.setAttribute("fill", values.scaled ? d.scaled_colour : d.raw_colour);
   });
 }

@@ -7,6 +7,7 @@ of the same vectors). Everything random is drawn once, here, and every setting i
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -15,8 +16,8 @@ from matplotlib.figure import Figure
 from .. import plot
 from ..core import histogram_heights, nested_dot_products, score_bins, scores, softmax, softmax_saturation
 from ..i18n import N_, tr
-from ..validation import check_generator, check_positive_int
-from .base import Control, Lab, colour_table, fill
+from ..validation import check_choice, check_generator, check_positive_int
+from .base import Control, Lab, axis_spec, colour_table, fill
 
 DK_STEPS = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024)
 KEY_STEPS = (2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128)  # the number of keys, up to max_keys
@@ -58,14 +59,10 @@ def make_dk_lab(
     Taught in: 05 §5
     """
     rng = check_generator(rng)
-    if d_k not in DK_STEPS:
-        raise ValueError(f"d_k must be one of the slider's steps {DK_STEPS}; got {d_k!r}")
+    check_choice(d_k, "d_k", DK_STEPS)
     max_keys = check_positive_int(max_keys, "max_keys")
-    keys = sorted({k for k in KEY_STEPS if k < max_keys} | {max_keys})
-    if check_positive_int(n_keys, "n_keys") not in keys or max_keys < 2:
-        raise ValueError(
-            f"n_keys must be one of the slider's steps {keys} (up to max_keys={max_keys}); got {n_keys}"
-        )
+    keys = sorted({k for k in KEY_STEPS if k < max_keys} | {max_keys} - {1})
+    check_choice(check_positive_int(n_keys, "n_keys"), "n_keys", keys)
     widths = np.array(DK_STEPS)
     D = int(widths[-1])
     roots = np.sqrt(widths)
@@ -93,56 +90,55 @@ def make_dk_lab(
     kinds = (tr(KINDS[0]), KINDS[1])
     headline = tr(HEADLINE)
 
+    @cache
+    def panel(i: int, is_scaled: bool) -> dict:
+        """The histogram of one (d_k, scaling), its notes, and the row of one query's scores as shown."""
+        s, std, sigma = histogram(i, is_scaled)
+        heights = np.round(histogram_heights(s, sigma), 5)
+        law = "1" if is_scaled or widths[i] == 1 else f"√{widths[i]} = {sigma:.3g}"
+        return {"std": std, "sigma": sigma, "hist": heights, "edges": score_bins(sigma),
+                "hist_top": max(1.6, 1.08 * float(heights.max())),  # headroom for the notes
+                "notes": list(plot.histogram_notes(std, law)), "normal": 0 if is_scaled else i,
+                "row_scores": row_scores[:, i] / (roots[i] if is_scaled else 1.0)}
+
     def frame(d_k: int, scaled: bool, n_keys: int) -> dict:
         i = DK_STEPS.index(d_k)
-        _, std, sigma = histogram(i, scaled)
-        weights = softmax(row_scores[:n_keys, i] / (roots[i] if scaled else 1.0))
+        p = panel(i, scaled)
+        weights = softmax(p["row_scores"][:n_keys])
         top, ent, grad = curves[n_keys][1 if scaled else 0][:, i]
         u = plot.uniform_saturation(n_keys)
         fields = {"d_k": d_k, "kind": kinds[int(scaled)], "n_keys": n_keys,
-                  "std": std, "sigma": sigma, "n_queries": n_queries, "top": float(top),
+                  "std": p["std"], "sigma": p["sigma"], "n_queries": n_queries, "top": float(top),
                   "entropy": float(ent),
                   "gradient": float(grad), "u_top": u[0], "u_entropy": u[1], "u_gradient": u[2]}
-        return {"d_k": d_k, "scaled": scaled, "n_keys": n_keys, "weights": weights, "score_std": std,
-                "sigma": sigma, "max_weight": float(top), "entropy": float(ent), "gradient": float(grad),
-                "fields": fields}
+        return {**p, "d_k": d_k, "scaled": scaled, "n_keys": n_keys, "weights": weights,
+                "score_std": p["std"], "max_weight": float(top), "entropy": float(ent),
+                "gradient": float(grad), "top": int(np.argmax(weights)), "uniform": list(u),
+                "curves": list(curves[n_keys]), "fields": fields}
 
     def snapshot(d_k: int, scaled: bool, n_keys: int) -> Figure:
         i = DK_STEPS.index(d_k)
         f = frame(d_k, scaled, n_keys)
-        fig = plot.new_figure((11.0, 6.6), dpi=90)
-        grid = fig.add_gridspec(2, 6, height_ratios=[1.15, 1.0], left=0.065, right=0.985, top=0.88,
-                                bottom=0.1, hspace=0.82, wspace=1.1)
-        ax_hist, ax_row = fig.add_subplot(grid[0, :3]), fig.add_subplot(grid[0, 3:])
+        fig, ax_hist, ax_row, bottom = _panels()
         s, _, sigma = histogram(i, scaled)
-        plot.score_histogram(s, sigma, ax=ax_hist, title=tr(HIST_TITLE), xlim=XLIM)
-        plot.update_score_histogram(ax_hist, s, sigma, note="\n".join(notes[2 * i + scaled]))
+        plot.score_histogram(s, sigma, ax=ax_hist, title=tr(HIST_TITLE), xlim=XLIM,
+                             note="\n".join(panel(i, scaled)["notes"]))
         ax_row.set_title(tr(ROW_TITLE), fontsize="medium")
         plot.weights_row(f["weights"], ax=ax_row, max_keys=max_keys)
-        bottom = [fig.add_subplot(grid[1, 2 * c: 2 * c + 2]) for c in range(3)]
         plot.saturation_curves(widths, *curves[n_keys], n_keys=n_keys, max_keys=max_keys,
                                current=(d_k, scaled), axes=bottom)
         fig.suptitle(fill(headline, f["fields"]), fontsize="x-large")
         return fig
 
-    # What the page draws from: histograms and notes per (d_k, scaling), the raw row of scores,
-    # the curves per number of keys. The page's one computation, softmax of the row, is checked.
-    hist, notes = [], []
-    for i in range(len(widths)):
-        for is_scaled in (False, True):
-            s, std, sigma = histogram(i, is_scaled)
-            hist.append(np.round(histogram_heights(s, sigma), 5))
-            law = "1" if is_scaled or widths[i] == 1 else f"√{widths[i]} = {sigma:.3g}"
-            notes.append(list(plot.histogram_notes(std, law)))
+    # What the page draws from: the normal curves (one per σ), the axes as matplotlib draws them; per
+    # setting (spec["frames"]) the histograms, notes, rows of scores and curves. The page's one
+    # computation, softmax of the first n_keys scores of the row, is checked against attnlib.
     x = np.linspace(-XLIM, XLIM, 401)
     sigmas = [1.0, *roots[1:]]
     data = {
-        "widths": widths, "roots": roots, "row_scores": row_scores, "max_keys": max_keys,
-        "hist": hist, "notes": notes, "bins": score_bins(1.0), "curve_x": x,
+        "widths": widths, "max_keys": max_keys, "curve_x": x,
         "normal": [np.round(np.exp(-0.5 * (x / s) ** 2), 5) for s in sigmas],
-        "std": [[histogram(i, b)[1] for b in (False, True)] for i in range(len(widths))],
-        "curves": [list(curves[n]) for n in keys],
-        "uniform": [plot.uniform_saturation(n) for n in keys], "n_queries": n_queries,
+        "axes": _page_axes(pairs[:, -1], float(roots[-1]), widths, curves[keys[0]], keys[0], max_keys),
         "panels": [tr(title) for title, _ in plot.SATURATION_PANELS],
         "raw_colour": plot.RAW_COLOUR, "scaled_colour": plot.SCALED_COLOUR,
         "cmap": colour_table("weights"), "headline": headline,
@@ -158,6 +154,31 @@ def make_dk_lab(
         Control("n_keys", "slider", tr("number of keys"), keys),
     ]
     # The key count is written by the page for every n: its digits are in the Latin face already.
+    by_width, by_keys = ("d_k", "scaled"), ("n_keys",)
+    shown = {"row_scores": by_width, "hist": by_width, "edges": by_width, "hist_top": by_width,
+             "notes": by_width, "normal": by_width, "top": None, "uniform": by_keys, "curves": by_keys,
+             "fields.d_k": ("d_k",), "fields.kind": ("scaled",), "fields.n_keys": by_keys,
+             "fields.std": by_width, "fields.sigma": by_width, "fields.n_queries": (),
+             **{f"fields.{k}": None for k in ("top", "entropy", "gradient")},
+             **{f"fields.u_{k}": by_keys for k in ("top", "entropy", "gradient")}}
     return Lab("dk", controls, {"d_k": d_k, "scaled": scaled, "n_keys": n_keys}, data, frame=frame,
-               readout=tr(READOUT), snapshot=snapshot)
+               readout=tr(READOUT), snapshot=snapshot, shown=shown)
+
+
+def _panels() -> tuple[Figure, Any, Any, list[Any]]:
+    """The snapshot's figure and its panels: the histogram, one query's weights, the three curves."""
+    fig = plot.new_figure((11.0, 6.6), dpi=90)
+    grid = fig.add_gridspec(2, 6, height_ratios=[1.15, 1.0], left=0.065, right=0.985, top=0.88,
+                            bottom=0.1, hspace=0.82, wspace=1.1)
+    ax_hist, ax_row = fig.add_subplot(grid[0, :3]), fig.add_subplot(grid[0, 3:])
+    return fig, ax_hist, ax_row, [fig.add_subplot(grid[1, 2 * c: 2 * c + 2]) for c in range(3)]
+
+
+def _page_axes(scores: Any, sigma: float, widths: Any, curves: Any, n_keys: int, max_keys: int) -> dict:
+    """The panels' axes as the snapshot draws them (limits, ticks, tick labels), for the page to copy."""
+    _, ax_hist, ax_row, bottom = _panels()
+    plot.score_histogram(scores, sigma, ax=ax_hist, xlim=XLIM)
+    plot.weights_row(np.full(n_keys, 1 / n_keys), ax=ax_row, max_keys=max_keys)
+    plot.saturation_curves(widths, *curves, n_keys=n_keys, max_keys=max_keys, axes=bottom)
+    return {"hist": axis_spec(ax_hist), "row": axis_spec(ax_row), "curves": [axis_spec(ax) for ax in bottom]}
 

@@ -1,5 +1,6 @@
 // The dot-product lab (notebook 01): two arrows from the origin, the angle between them and the
-// projection of a onto b. Python sends cos θ and sin θ for every angle on the slider.
+// projection of a onto b. Python sends, for every setting, the two vectors, the foot of the projection,
+// the angle and the readout's numbers; the page looks them up and draws.
 import { axes, createLab, fill, GREY, number, set, svg, text } from "./kit.js";
 
 // The wide layout (a desktop), and the narrow one (a phone's column, 324 px): a smaller plane whose
@@ -58,18 +59,6 @@ function build(picture, spec, change, { narrow } = {}) {
   };
 }
 
-function frame(spec, values) {
-  const d = spec.data;
-  const i = spec.controls[0].options.indexOf(values.angle);
-  const a = [values.length_a * d.cos[i], values.length_a * d.sin[i]];
-  const b = [values.length_b, 0];
-  const dot = a[0] * b[0] + a[1] * b[1];
-  const cos = Math.min(1, Math.max(-1, dot / (Math.hypot(...a) * Math.hypot(...b))));
-  const proj = dot / values.length_b;
-  return { a, b, dot, cos, proj, theta: d.radians[i],
-    fields: { angle: values.angle, length_a: values.length_a, length_b: values.length_b, dot, cos, proj } };
-}
-
 // The title on two lines, split at the " = " nearest its middle.
 function splitTitle(words) {
   let best = -1;
@@ -86,7 +75,7 @@ function draw(v, f) {
   const far = 2 * v.d.xlim[1];
   v.lineB.setAttribute("x1", sx(-far)); v.lineB.setAttribute("x2", sx(far));
   v.lineB.setAttribute("y1", sy(0)); v.lineB.setAttribute("y2", sy(0));
-  const foot = [f.proj, 0];  // b lies along feature 1
+  const foot = f.foot;
   const place = (node, p, q) => {
     const [s, e] = [at(p), at(q)];
     node.setAttribute("x1", s.x); node.setAttribute("y1", s.y);
@@ -97,7 +86,7 @@ function draw(v, f) {
   place(v.arrows[0], [0, 0], a);
   place(v.arrows[1], [0, 0], b);
   [a, b].forEach((p, i) => {
-    const n = Math.hypot(...p);
+    const n = i ? f.fields.length_b : f.fields.length_a;  // the arrow's length: its name sits beyond its tip
     let q;
     if (v.narrow) {  // a fixed gap in user units; a (never below the axis) stays above b's name
       const tip = at(p);
@@ -136,5 +125,5 @@ function draw(v, f) {
   }
 }
 
-const lab = createLab({ build, frame, draw, reflows: true });
+const lab = createLab({ build, draw, reflows: true });
 export default lab;

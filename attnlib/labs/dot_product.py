@@ -40,22 +40,27 @@ def make_dot_product_lab(*, angle: int = 60, length_a: float = 2.0, length_b: fl
         slider("length_a", tr("length |a|"), 0.5, 3.0, 0.1),
         slider("length_b", tr("length |b|"), 0.5, 3.0, 0.1),
     ]
-    radians = np.radians(controls[0].options)
     ticks = np.arange(-3, 4)
     data = {
-        "cos": np.cos(radians), "sin": np.sin(radians), "radians": radians,
         "xlim": [-LIM, LIM], "ylim": list(YLIM), "xticks": ticks, "yticks": np.arange(-1.0, 3.5, 0.5),
         "title": TITLE, "colours": [plot.token_colour(0), plot.token_colour(1)],
         "text": {"xlabel": tr("feature 1"), "ylabel": tr("feature 2")},
     }
 
+    # cos θ and the direction of b do not depend on the lengths: computed once per angle, and once.
+    unit_a = np.stack([_vectors(t, 1.0, 1.0)[0] for t in controls[0].options])  # (n_angles, 2)
+    unit_b = _vectors(0, 1.0, 1.0)[1]  # b / |b|
+    cosines = dict(zip(controls[0].options, cosine_similarity(unit_a, unit_b[None])[:, 0].tolist(),
+                       strict=True))
+
     def frame(angle: int, length_a: float, length_b: float) -> dict:
         a, b = _vectors(angle, length_a, length_b)
-        dot = float(a @ b)
-        cos = float(cosine_similarity(a[None], b[None])[0, 0])
+        dot, cos = float(a @ b), cosines[angle]
+        proj = float(a @ unit_b)  # a·b / |b|: the length of a's shadow on b
         fields = {"angle": angle, "length_a": length_a, "length_b": length_b, "dot": dot, "cos": cos,
-                  "proj": dot / length_b}
-        return {"a": a, "b": b, "dot": dot, "cos": cos, "proj": dot / length_b, "fields": fields}
+                  "proj": proj}
+        return {"a": a, "b": b, "dot": dot, "cos": cos, "proj": proj, "foot": proj * unit_b,
+                "theta": float(np.radians(angle)), "fields": fields}
 
     def snapshot(angle: int, length_a: float, length_b: float) -> Figure:
         fig = plot.new_figure((5.6, 4.4))
@@ -63,5 +68,10 @@ def make_dot_product_lab(*, angle: int = 60, length_a: float = 2.0, length_b: fl
         fig.tight_layout()
         return fig
 
+    # What the page looks up, by the controls each part depends on: only a·b needs all three.
+    a_only, turn = ("angle", "length_a"), ("angle",)
+    shown = {"a": a_only, "proj": a_only, "foot": a_only, "b": ("length_b",), "theta": turn,
+             "fields.angle": turn, "fields.cos": turn, "fields.length_a": ("length_a",),
+             "fields.length_b": ("length_b",), "fields.proj": a_only, "fields.dot": None}
     return Lab("dot_product", controls, {"angle": angle, "length_a": length_a, "length_b": length_b}, data,
-               frame=frame, readout=tr(READOUT), snapshot=snapshot, texts=[TITLE])
+               frame=frame, readout=tr(READOUT), snapshot=snapshot, texts=[TITLE], shown=shown)

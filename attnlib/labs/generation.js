@@ -1,7 +1,8 @@
 // The generation lab (notebook 09): the text a tiny GPT has written so far, each head's attention
-// from the last character over it, and the candidates for the next one. Python generated every step
-// once (with the key/value cache) and sends the weights and probabilities; the page only selects.
-import { barFill, colour, createLab, number, svg, text, words } from "./kit.js";
+// from the last character over it, and the candidates for the next one. Python sends, per setting, the
+// weights, the candidates and their probabilities, which bar is the sampled character, and the readout;
+// the page looks them up and draws.
+import { barFill, colour, control, createLab, number, storedFrame, svg, text, words } from "./kit.js";
 
 const CELL = 46, LEFT = 90, TOP = 70, STRIP = 30, BARS_X = 60, BAR_W = 260;
 // The narrow layout (a phone): the characters wrap into rows of N_PER_ROW, each with its head strips
@@ -38,9 +39,9 @@ function fillLines(lines, s, size, width) {
 
 // Every title the lab can show: the narrow layout gives the title lines enough for the longest.
 function allTitles(spec) {
-  const d = spec.data, layer = Math.max(...spec.controls.find((c) => c.name === "layer").options);
-  return d.records.flatMap((r, prompt) => Array.from({ length: d.n_new },
-    (_, s) => words(d.text.title, frame(spec, { prompt, step: s + 1, layer }).fields)));
+  const d = spec.data, layers = control(spec, "layer").options, layer = layers[layers.length - 1];
+  return control(spec, "prompt").options.flatMap((prompt) => control(spec, "step").options.map(
+    (step) => words(d.text.title, storedFrame(spec, { prompt, step, layer }).fields)));
 }
 
 function lineCount(texts, size, width) {
@@ -124,25 +125,6 @@ function build(picture, spec, change, { narrow = false } = {}) {
   return { d, title, titleSize, titleWidth, chars, strips, later, bars, barX, barW, notes, noteSize, noteWidth };
 }
 
-function frame(spec, values) {
-  const d = spec.data;
-  const r = d.records[values.prompt];
-  const s = values.step - 1;
-  const t = r.n_prompt + s;
-  const weights = r.weights[s][values.layer].map((row) => row.slice(0, t));
-  const context = r.tokens.slice(0, t);
-  const looks = weights.map((row, h) => {
-    let best = 0;
-    row.forEach((w, j) => { if (w > row[best]) best = j; });
-    return words(d.text.looks, { head: h, token: context[best], weight: number(row[best], 2) });
-  }).join(", ");
-  const fields = { prompt: d.prompts[values.prompt], step: values.step, n_new: d.n_new, context: context.join(""),
-    chosen: r.tokens[t], p: r.chosen_probs[s], rank: r.chosen_ranks[s], V: d.V, temperature: d.temperature,
-    layer: values.layer, looks };
-  return { t, weights, top_probs: r.top_probs[s], top_tokens: r.top_tokens[s], p: r.chosen_probs[s],
-    rank: r.chosen_ranks[s], fields };
-}
-
 function draw(v, f, spec, values) {
   const r = v.d.records[values.prompt];
   fillLines(v.title, words(v.d.text.title, f.fields), v.titleSize, v.titleWidth);
@@ -166,7 +148,7 @@ function draw(v, f, spec, values) {
   }));
   v.bars.forEach((b, k) => {
     const beyond = k === v.d.top_k;
-    const shown = !beyond || f.rank > v.d.top_k;
+    const shown = !beyond || f.sampled === v.d.top_k;
     [b.token, b.bar, b.value, ...(beyond ? v.notes : [])].forEach((el) => { el.style.display = shown ? "" : "none"; });
     if (!shown) return;
     const p = beyond ? f.p : f.top_probs[k];
@@ -174,7 +156,7 @@ function draw(v, f, spec, values) {
     b.token.textContent = token;
     b.bar.setAttribute("width", Math.max(1, v.barW * p));
     b.bar.setAttribute("fill", barFill(v.d.cmap, p));
-    b.bar.setAttribute("stroke", token === f.fields.chosen ? "black" : "none");
+    b.bar.setAttribute("stroke", k === f.sampled ? "black" : "none");
     b.value.setAttribute("x", v.barX + v.barW * p + 8);
     const note = beyond ? words(v.d.text.beyond, { rank: f.rank, V: v.d.V, top_k: v.d.top_k }) : "";
     if (v.notes.length) fillLines(v.notes, note, v.noteSize, v.noteWidth);
@@ -182,5 +164,5 @@ function draw(v, f, spec, values) {
   });
 }
 
-const lab = createLab({ build, frame, draw, reflows: true });
+const lab = createLab({ build, draw, reflows: true });
 export default lab;

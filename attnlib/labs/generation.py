@@ -3,8 +3,8 @@
 Taught in: 09 §10. Pick a prompt, a step and a layer: the page shows the text so far, each head's
 attention from the last character over the context (the causal mask leaves nothing else to see), and
 the most likely next characters with the one that was sampled. Generation ran once, in Python, with
-the key/value cache; the lab's Python frame recomputes every step without the cache, and the browser
-tests compare the two at every setting.
+the key/value cache (``generation_lab_data``, the lab's record of it); the lab's frame recomputes every
+step without the cache, and the page shows that frame at every setting.
 """
 
 from __future__ import annotations
@@ -16,7 +16,10 @@ from matplotlib.figure import Figure
 
 from .. import gpt, plot
 from ..core import softmax
+from ..gpt.generation import _check_prompt, _check_temperature, _generate  # the sampling loop of gpt.generate
+from ..gpt.model import GPTConfig, check_params
 from ..i18n import N_, language, tr
+from ..validation import check_positive_int
 from .base import Control, Lab, colour_table, slider
 from .live_gpt import shown_text
 
@@ -47,14 +50,14 @@ def make_generation_lab(
     -------
     Lab
         ``lab.state`` holds ``weights`` (n_heads, t): each head's attention from the last of the t
-        characters so far, ``top_probs`` (top_k,), ``p`` (the sampled character's probability) and
-        ``rank`` (its place among all V candidates, 1 = the most likely; beyond ``top_k`` the picture
-        adds a bar for it below the others).
+        characters so far, ``top_probs`` and ``top_tokens`` (top_k,), ``p`` (the sampled character's
+        probability), ``rank`` (its place among all V candidates, 1 = the most likely) and ``sampled``
+        (its bar: its place among the top_k, or top_k for the bar of its own below them).
 
     Taught in: 09 §10
     """
-    records = gpt.generation_lab_data(params, config, tokenizer, prompts, n_new=n_new,
-                                      temperature=temperature, seed=seed, top_k=top_k)
+    records = generation_lab_data(params, config, tokenizer, prompts, n_new=n_new, temperature=temperature,
+                                  seed=seed, top_k=top_k)
     # the model writes Simplified characters; the 繁體 edition shows them in Traditional
     traditional = language() == "zh-Hant"
     show = lambda text: shown_text(text, traditional)  # noqa: E731
@@ -77,29 +80,133 @@ def make_generation_lab(
         probs = softmax(logits[-1] / temperature)
         top = np.argsort(-probs, kind="stable")[:top_k]
         chosen = record["tokens"][t]
-        p = probs[tokenizer.encode(chosen)[0]]
+        chosen_id = tokenizer.encode(chosen)[0]
+        p = probs[chosen_id]
         rank = int(1 + (probs > p).sum())
+        # the bar of the sampled character: its place among the top_k, or top_k (a bar of its own below)
+        sampled = int(np.flatnonzero(top == chosen_id)[0]) if chosen_id in top else top_k
         looks = ", ".join(looks_at.format(head=h, token=show(context[int(np.argmax(row))]),
                                           weight=plot.number(row.max(), 2)) for h, row in enumerate(w))
         fields = {"prompt": show(prompts[prompt]), "step": step, "n_new": n_new,
                   "context": show("".join(context)), "chosen": show(chosen), "p": float(p), "rank": rank,
                   "V": config.vocab_size, "temperature": temperature, "layer": layer, "looks": looks}
-        return {"weights": w, "top_probs": probs[top], "p": fields["p"], "rank": rank, "fields": fields}
+        return {"weights": w, "top_probs": probs[top], "top_tokens": [show(tokenizer.vocab[i]) for i in top],
+                "p": fields["p"], "rank": rank, "t": t, "sampled": sampled, "fields": fields}
 
     def snapshot(prompt: int, step: int, layer: int) -> Figure:
         return plot.generation_attention(shown[prompt], layer=layer)
 
     data = {
-        "records": [{k: r[k] for k in ("tokens", "n_prompt", "weights", "top_tokens", "top_probs",
-                                        "chosen_probs", "chosen_ranks")} for r in shown],
-        "prompts": [show(p) for p in prompts], "n_new": n_new, "n_heads": config.n_heads,
-        "temperature": temperature,
-        "top_k": top_k, "V": config.vocab_size,
+        "records": [{k: r[k] for k in ("tokens", "n_prompt")} for r in shown],
+        "n_new": n_new, "n_heads": config.n_heads, "top_k": top_k, "V": config.vocab_size,
         "cmap": colour_table("weights"),
-        "text": {"title": tr(TITLE), "looks": looks_at, "text": tr("text"),
+        "text": {"title": tr(TITLE), "text": tr("text"),
                  "heads": [tr("head {head}").format(head=h) for h in range(config.n_heads)],
                  "next": tr("next character: the most likely ones, and the one sampled (outlined)"),
                  "beyond": tr("sampled, candidate {rank} of {V}: not among the {top_k} above")},
     }
+    by_step = ("prompt", "step")
+    shown_paths = {"t": by_step, "top_probs": by_step, "top_tokens": by_step, "p": by_step, "rank": by_step,
+                   "sampled": by_step, "weights": None, "fields": None}
     return Lab("generation", controls, {"prompt": 0, "step": n_new, "layer": config.n_layers - 1}, data,
-               frame=frame, readout=tr(READOUT), snapshot=snapshot, texts=["⏎"])
+               frame=frame, readout=tr(READOUT), snapshot=snapshot, texts=["⏎"], shown=shown_paths)
+
+
+def generation_lab_data(
+    params: dict,
+    config: GPTConfig,
+    tokenizer: Any,
+    prompts: Any,
+    *,
+    n_new: int = 10,
+    temperature: float = 0.8,
+    seed: int = 0,
+    top_k: int = 5,
+) -> list[dict]:
+    """Everything the generation lab shows for a list of prompts, as plain JSON-able values.
+
+    The generated tokens and, at every step, each head's attention over the context and the most
+    likely candidates. Each prompt is generated with its own ``np.random.default_rng(seed)`` and a KV
+    cache. At step s the query is the last token so far (position ``n_prompt + s − 1``); its weights
+    cover the keys ``0 .. n_prompt + s − 1`` and are 0 beyond (keys that do not exist yet).
+
+    Parameters
+    ----------
+    params : dict of ndarray
+    config : GPTConfig
+    tokenizer : CharTokenizer
+        Anything with ``encode`` and ``vocab``.
+    prompts : list of str
+        Each of at least one character of the vocabulary.
+    n_new, temperature
+        As for :func:`generate`.
+    seed : int
+        The seed of every prompt's generator.
+    top_k : int
+        How many candidates to list at each step.
+
+    Returns
+    -------
+    list of dict
+        One record per prompt (see Shapes).
+
+    Raises
+    ------
+    TypeError, ValueError
+        An empty list of prompts, an empty prompt, an unknown character, a prompt plus n_new longer
+        than T_max, a temperature <= 0, top_k outside 1..V.
+
+    Shapes:
+        for each prompt, a dict with
+        ``prompt`` str, ``tokens`` [n_prompt + n_new] str, ``n_prompt`` int, ``generated`` str,
+        ``weights`` [n_new][n_layers][n_heads][n_prompt + n_new − 1] float,
+        ``top_tokens`` [n_new][top_k] str, ``top_probs`` [n_new][top_k] float,
+        ``chosen_probs`` [n_new] float, ``chosen_ranks`` [n_new] int (1 = the most likely),
+        ``temperature`` float, ``seed`` int
+
+    Taught in: 09 §10
+    """
+    check_params(params, config)
+    if isinstance(prompts, str) or not hasattr(prompts, "__len__") or len(prompts) == 0:
+        raise ValueError(tr("prompts must be a non-empty list of strings; got "
+                            "{prompts!r}").format(prompts=prompts))
+    temperature = _check_temperature(temperature)
+    top_k = check_positive_int(top_k, "top_k")
+    if top_k > config.vocab_size:
+        raise ValueError(
+            tr("top_k={top_k} is more than the V={V} tokens of the "
+               "vocabulary").format(top_k=top_k, V=config.vocab_size)
+        )
+    result = []
+    for prompt in prompts:
+        if not isinstance(prompt, str) or not prompt:
+            raise ValueError(tr("every prompt must be a non-empty string; got "
+                                "{prompt!r}").format(prompt=prompt))
+        ids, n_new = _check_prompt(tokenizer.encode(prompt), config, n_new)
+        rng = np.random.default_rng(seed)
+        steps = list(_generate(params, config, ids.tolist(), n_new, temperature, rng, use_cache=True))
+        width = ids.size + n_new - 1
+        weights = np.zeros((n_new, config.n_layers, config.n_heads, width))
+        for s, (_, w, _, _) in enumerate(steps):
+            weights[s, :, :, : ids.size + s] = np.stack(w)
+        probs = np.stack([s[2] for s in steps])  # (n_new, V)
+        top = np.argsort(-probs, axis=-1, kind="stable")[:, :top_k]
+        chosen = [s[3] for s in steps]
+        tokens = [tokenizer.vocab[i] for i in [*ids.tolist(), *chosen]]
+        result.append(
+            {
+                "prompt": prompt,
+                "tokens": tokens,
+                "n_prompt": int(ids.size),
+                "generated": "".join(tokens[ids.size :]),
+                "weights": weights.tolist(),  # full precision: the lab's check compares to 1e-12
+                "top_tokens": [[tokenizer.vocab[i] for i in row] for row in top.tolist()],
+                "top_probs": np.take_along_axis(probs, top, -1).tolist(),
+                "chosen_probs": probs[np.arange(n_new), chosen].tolist(),
+                # 1 for the most likely candidate: a sample beyond top_k is not among the bars shown
+                "chosen_ranks": (1 + (probs > probs[np.arange(n_new), chosen][:, None]).sum(-1)).tolist(),
+                "temperature": temperature,
+                "seed": int(seed),
+            }
+        )
+    return result

@@ -1,6 +1,9 @@
 // What every lab's page module shares: controls, SVG drawing, scales, colours, number formatting,
-// fonts, and the two ways a lab is mounted (anywidget in Jupyter; a stored state on a static page).
-// The numbers come from attnlib (the lab's `spec`); this file only arranges and draws them.
+// fonts, the lookup of a setting's frame, and the two ways a lab is mounted (anywidget in Jupyter; a
+// stored state on a static page). The numbers come from attnlib (the lab's `spec`): each setting's
+// frame is looked up in `spec.frames`, which Python filled; this file only arranges and draws them.
+// Its one piece of math is `softmax`, for the labs with too many settings to list (checked against
+// attnlib by the browser tests).
 
 export const SVG_NS = "http://www.w3.org/2000/svg";
 export const GREY = "#9a9a9a";
@@ -74,6 +77,15 @@ export function axes(parent, box, spec) {
   return { g, sx, sy, title, box };
 }
 
+// Every other tick of an axis ("x" or "y"), 0 (or the tick nearest it) kept: in a narrow layout the
+// labels would touch.
+export function everyOther(spec, axis) {
+  const ticks = spec[`${axis}ticks`], labels = spec[`${axis}ticklabels`];
+  const zero = ticks.reduce((best, t, i) => (Math.abs(t) < Math.abs(ticks[best]) ? i : best), 0);
+  const keep = (_, i) => (i - zero) % 2 === 0;
+  return { ...spec, [`${axis}ticks`]: ticks.filter(keep), [`${axis}ticklabels`]: labels && labels.filter(keep) };
+}
+
 export function polyline(points) {
   return points.map(([x, y]) => `${x.toFixed(2)},${y.toFixed(2)}`).join(" ");
 }
@@ -134,9 +146,50 @@ export function words(template, fields) {
   });
 }
 
+// ---- a setting's frame ------------------------------------------------------------------------------
+// A control by its name (attnlib.labs.base.Control.spec).
+export function control(spec, name) {
+  const found = spec.controls.find((c) => c.name === name);
+  if (!found) throw new Error(`no control named ${name}`);
+  return found;
+}
+
+// A column of numbers sent packed (base64 float64, attnlib.labs.base._packed), decoded once.
+const unpacked = new WeakMap();
+function entries(column) {
+  if (Array.isArray(column)) return column;
+  if (!unpacked.has(column)) {
+    const bytes = Uint8Array.from(atob(column.f64), (c) => c.charCodeAt(0));
+    unpacked.set(column, new Float64Array(bytes.buffer));
+  }
+  return unpacked.get(column);
+}
+
+// What Python sent for this setting: each table of spec.frames holds some paths of the frame ("weights",
+// "fields.dot") for every setting of the controls they depend on, the last control fastest
+// (attnlib.labs.base.Lab.page_frame is its twin).
+export function storedFrame(spec, values) {
+  const frame = {};
+  for (const table of spec.frames) {
+    let index = 0;
+    for (const name of table.by) {
+      const c = control(spec, name);
+      index = index * c.options.length + indexOf(c.options, values[name]);
+    }
+    for (const [path, column] of Object.entries(table.columns)) {
+      const value = entries(column)[index];
+      const dot = path.indexOf(".");
+      if (dot < 0) frame[path] = value;
+      else (frame[path.slice(0, dot)] ||= {})[path.slice(dot + 1)] = value;
+    }
+  }
+  return frame;
+}
+
 // softmax over the entries a query may attend to; blocked entries get exactly 0. The one piece of
-// math a page does; the browser tests compare its result with attnlib at every setting.
-export function maskedSoftmax(row, keep = null) {
+// math a page does (where a lab has too many settings to list); the browser tests compare its result
+// with attnlib at every setting, and on rows of their own.
+export function softmax(row, keep = null) {
   let top = -Infinity;
   row.forEach((v, j) => { if ((!keep || keep[j]) && v > top) top = v; });
   const e = row.map((v, j) => ((!keep || keep[j]) ? Math.exp(v - top) : 0));
@@ -249,12 +302,17 @@ function mountControls(bar, controls, values, onChange) {
       const [label, input, out] = box.children;
       label.textContent = c.description;
       input.addEventListener("input", () => onChange(c.name, c.options[Number(input.value)]));
-      return (v) => {
-        input.max = String(upperIndex(c, v));
+      let shownMax = null, shownIndex = null;
+      return (v) => {  // only what changed is written: every write costs the page a style pass
+        const max = upperIndex(c, v);
+        if (max !== shownMax) { input.max = String(max); shownMax = max; }
         const i = indexOf(c.options, v[c.name]);
         if (input.value !== String(i)) input.value = String(i);
-        out.textContent = c.labels[i];
-        input.setAttribute("aria-valuetext", c.labels[i]);
+        if (i !== shownIndex) {
+          out.textContent = c.labels[i];
+          input.setAttribute("aria-valuetext", c.labels[i]);
+          shownIndex = i;
+        }
       };
     }
     if (c.kind === "toggle") {
@@ -273,7 +331,12 @@ function mountControls(bar, controls, values, onChange) {
         return label.firstChild;
       });
       box.appendChild(group);
-      return (v) => { inputs.forEach((input, i) => { input.checked = c.options[i] === v[c.name]; }); };
+      return (v) => {
+        inputs.forEach((input, i) => {
+          const on = c.options[i] === v[c.name];
+          if (input.checked !== on) input.checked = on;
+        });
+      };
     }
     box.innerHTML = `<label class="name" for="${id}"></label><select id="${id}"></select>`;
     const [label, select] = box.children;
@@ -285,7 +348,10 @@ function mountControls(bar, controls, values, onChange) {
       select.appendChild(option);
     });
     select.addEventListener("change", () => onChange(c.name, c.options[Number(select.value)]));
-    return (v) => { select.value = String(indexOf(c.options, v[c.name])); };
+    return (v) => {
+      const i = String(indexOf(c.options, v[c.name]));
+      if (select.value !== i) select.value = i;
+    };
   });
   const update = (v) => updaters.forEach((u) => u(v));
   update(values);
@@ -308,14 +374,16 @@ export function keepKeysInLabs() {
 }
 
 // ---- a lab -----------------------------------------------------------------------------------------------
-// def: {build(figure, spec, change, {narrow}) -> view, frame(spec, values) -> {fields, ...},
-//       draw(view, frame, spec, values), reflows}
+// def: {build(figure, spec, change, {narrow}) -> view, draw(view, frame, spec, values), reflows,
+//       frame?(spec, values) -> {fields, ...}}: the frame is what Python sent for the setting
+//       (storedFrame), unless the lab adds to it (the mask lab's weights, by the kit's softmax).
 // A lab that `reflows` has a second, narrow layout (panels one above the other, text that stays at least
 // 12 px on a phone): the kit builds it anew whenever the lab's width crosses NARROW_PX. Same frame, same
 // numbers: only the geometry differs.
 export const NARROW_PX = 600;
 
 export function createLab(def) {
+  if (!def.frame) def.frame = storedFrame;
   function render({ model, el }) {
     const spec = model.get("spec");
     let values = { ...model.get("values") };

@@ -1,7 +1,9 @@
 // The mask lab (notebook 06): for each sentence of a padded batch, its scores, the masked scores and
-// the weights. Python sends each sentence's scores for every number of real tokens; the page crops
-// them to T, builds the mask and takes the softmax (checked against attnlib at every setting).
-import { colour, createLab, maskedSoftmax, number, svg, text, words } from "./kit.js";
+// the weights. Python sends each sentence's scores and words for every number of real tokens, each
+// kind of mask for every number of real tokens, and per setting the lengths, the sentences' names and
+// the readout; the page crops scores and mask to T and takes the kit's softmax (checked against
+// attnlib at every setting).
+import { colour, createLab, number, set, softmax, storedFrame, svg, text } from "./kit.js";
 
 const CELL = 31, LEFT = 150, GAP = 12, BAR = 16, ROW_GAP = 96, TOP = 44;
 // The narrow (phone) layout: a legend with both colour bars lying flat, then a picture per sentence with
@@ -53,11 +55,11 @@ function flatColourBar(root, x, y, w, table, lo, hi, ticks, label) {
 
 function build(picture, spec, change, { narrow } = {}) {
   const d = spec.data;
-  const B = d.tokens.length, size = d.tokens[0].length;
+  const B = d.tokens.length, size = d.tokens[0][0].length;  // tokens[b][n - 1]: sentence b with n real
   // narrow: the cells as wide as the column leaves after the token labels (square, at most N_CELL)
   const cell = narrow ? Math.min(N_CELL, Math.floor((N_WIDTH - N_LEFT - N_RIGHT) / size)) : CELL;
   const w = cell * size;
-  const scoreTicks = [-d.vmax, -d.vmax / 2, 0, d.vmax / 2, d.vmax], weightTicks = [0, 0.2, 0.4, 0.6, 0.8, 1];
+  const { scores: scoreTicks, weights: weightTicks } = d.bar_ticks;
   // figures[b]: the svg sentence b is drawn in; origin(b, k): the top left corner of its matrix k
   let figures, origin;
   if (narrow) {
@@ -124,49 +126,37 @@ function build(picture, spec, change, { narrow } = {}) {
   return { d, rows, size };
 }
 
+// What Python sent for the setting (lengths, names, readout), and each sentence's scores, words and
+// mask for its number of real tokens, cropped to T, with the weights by the kit's softmax.
 function frame(spec, values) {
   const d = spec.data;
   const T = values.seq_len;
-  const padding = values.mask === "padding" || values.mask === "both";
-  const causal = values.mask === "causal" || values.mask === "both";
-  const out = { lengths: [], tokens: [], keep: [], scores: [], weights: [], leak: [], names: [] };
-  let blocked = 0, cells = 0;
-  d.tokens.forEach((sentenceTokens, b) => {
-    const n = Math.min(values[`length_${b + 1}`], T);
-    const full = d.scores[b][n - 1];
-    const scores = full.slice(0, T).map((row) => row.slice(0, T));
-    const keep = scores.map((row, i) => row.map((_, j) => (!padding || j < n) && (!causal || j <= i)));
-    const weights = scores.map((row, i) => maskedSoftmax(row, keep[i]));
-    let leak = 0;
-    for (let i = 0; i < n; i += 1) {
-      let onPads = 0;
-      for (let j = n; j < T; j += 1) onPads += weights[i][j];
-      leak = Math.max(leak, onPads);
-    }
-    keep.forEach((row) => row.forEach((k) => { cells += 1; if (!k) blocked += 1; }));
-    out.lengths.push(n);
-    out.tokens.push(sentenceTokens.slice(0, T).map((t, j) => (j < n ? t : d.pad)));
-    out.keep.push(keep); out.scores.push(scores); out.weights.push(weights); out.leak.push(leak);
-    out.names.push(words(d.text.sentence, { b: b + 1, n }) + (T > n ? words(d.text.padded, { pads: T - n, pad: d.pad }) : ""));
+  const crop = (matrix) => matrix.slice(0, T).map((row) => row.slice(0, T));
+  const out = { ...storedFrame(spec, values), tokens: [], keep: [], scores: [], weights: [] };
+  out.lengths.forEach((n, b) => {
+    const scores = crop(d.scores[b][n - 1]), keep = crop(d.keep[values.mask][n - 1]);
+    out.scores.push(scores);
+    out.keep.push(keep);
+    out.weights.push(scores.map((row, i) => softmax(row, keep[i])));
+    out.tokens.push(d.tokens[b][n - 1].slice(0, T));
   });
-  out.fields = { mask: d.text.mask_names[values.mask], T, real: `[${out.lengths.join(", ")}]`, blocked, cells,
-    leaks: out.leak.map((x) => number(x, 3)).join(", ") };
   return out;
 }
 
 function draw(v, f, spec, values) {
   const { d, size } = v;
   const T = values.seq_len;
+  // Only what changed is written (a step changes few of the ~400 texts; each write costs layout).
   v.rows.forEach((row, b) => {
-    row.name.textContent = f.names[b];
+    set(row.name, { text: f.names[b] });
     row.panels.forEach((panel, k) => {
-      panel.rowLabels.forEach((label, i) => { label.textContent = i < T ? f.tokens[b][i] : ""; });
-      panel.colLabels.forEach((label, j) => { label.textContent = j < T ? f.tokens[b][j] : ""; });
+      panel.rowLabels.forEach((label, i) => { set(label, { text: i < T ? f.tokens[b][i] : "" }); });
+      panel.colLabels.forEach((label, j) => { set(label, { text: j < T ? f.tokens[b][j] : "" }); });
       for (let i = 0; i < size; i += 1) {
         for (let j = 0; j < size; j += 1) {
           const cell = panel.cells[i][j];
           const shown = i < T && j < T;
-          cell.g.style.display = shown ? "" : "none";
+          if (cell.shown !== shown) { cell.g.style.display = shown ? "" : "none"; cell.shown = shown; }
           if (!shown) continue;
           const keep = f.keep[b][i][j];
           let fillColour, cellText, ink;

@@ -14,7 +14,7 @@ from matplotlib.figure import Figure
 from .. import plot
 from ..core import attention_weights, causal_mask, padding_mask, scores
 from ..i18n import N_, tr
-from ..validation import as_float_array, check_finite
+from ..validation import as_float_array, check_choice, check_finite, check_shape
 from .base import Control, Lab, colour_table, slider
 
 MASK_TYPES = ("none", "padding", "causal", "both")
@@ -57,20 +57,18 @@ def make_mask_lab(
     Taught in: 06 §8
     """
     X = as_float_array(X, "X", expected="(B, T, d_model)")
-    if X.ndim != 3 or len(tokens) != X.shape[0] or any(len(t) != X.shape[1] for t in tokens):
-        raise ValueError(f"X must have shape (B, T, d_model) with B lists of T tokens; got {X.shape}")
+    fits = X.ndim == 3 and len(tokens) == X.shape[0] and all(len(t) == X.shape[1] for t in tokens)
+    check_shape(fits, "X", expected="(B, T, d_model) with B lists of T tokens", got=np.shape(X))
     check_finite(X, "X")
     B, T_max, d_model = X.shape
     W_q = np.eye(d_model) if W_q is None else as_float_array(W_q, "W_q", expected="(d_model, d_k)")
     W_k = np.eye(d_model) if W_k is None else as_float_array(W_k, "W_k", expected="(d_model, d_k)")
-    if mask not in MASK_TYPES:
-        raise ValueError(f"mask must be one of {MASK_TYPES}; got {mask!r}")
-    seq_len = T_max if seq_len is None else seq_len
+    check_choice(mask, "mask", MASK_TYPES)
+    seq_len = T_max if seq_len is None else check_choice(seq_len, "seq_len", range(2, T_max + 1))
     lengths = [seq_len] * B if lengths is None else list(lengths)
-    if not 1 <= seq_len <= T_max or len(lengths) != B or not all(1 <= n <= seq_len for n in lengths):
-        raise ValueError(
-            f"need 1 <= seq_len <= {T_max} and {B} lengths in 1..seq_len; got {seq_len}, {lengths}"
-        )
+    check_shape(len(lengths) == B, "lengths", expected=f"(B,) = ({B},)", got=np.shape(lengths))
+    for b, n in enumerate(lengths):
+        check_choice(n, f"lengths[{b}]", range(1, seq_len + 1))
     vmax = float(np.abs(scores(X @ W_q, X @ W_k)).max()) or 1.0  # padding only puts zeros in
     mask_names = dict(zip(MASK_TYPES, map(tr, MASK_NAMES), strict=True))
     sentence, padded = tr(SENTENCE), tr(PADDED)
@@ -122,16 +120,17 @@ def make_mask_lab(
             plot.kind_label("weights"))
         return fig
 
-    # What the page draws from: each sentence's scores with its first n tokens real (the rest zero
-    # embeddings), for every n; the page crops them to T, masks them and takes the softmax.
-    scores_by_length = []
+    # What the page draws from: each sentence's scores and words with its first n tokens real (the
+    # rest zero embeddings, "<pad>"), and the mask of each kind for n real tokens, for every n. Per
+    # setting (spec["frames"]) it gets the lengths, the names and the readout; it crops the scores and
+    # the mask to T and takes the kit's softmax (checked against attnlib at every setting).
+    scores_by_length, words_by_length = [], []
     for b in range(B):
-        per_n = []
-        for n in range(1, T_max + 1):
-            Xb = X[b].copy()
-            Xb[n:] = 0.0
-            per_n.append(scores(Xb @ W_q, Xb @ W_k))
-        scores_by_length.append(per_n)
+        by_n = [frame("none", T_max, **{f"length_{c + 1}": n for c in range(B)}) for n in range(1, T_max + 1)]
+        scores_by_length.append([f["scores"][b] for f in by_n])
+        words_by_length.append([f["tokens"][b] for f in by_n])
+    keep_by_length = {m: [frame(m, T_max, **{f"length_{b + 1}": n for b in range(B)})["keep"][0]
+                          for n in range(1, T_max + 1)] for m in MASK_TYPES}
     real_tokens = tr("real tokens in sentence {b}")
     controls = [
         Control("mask", "toggle", tr("mask"), list(MASK_TYPES), [mask_names[m] for m in MASK_TYPES]),
@@ -140,11 +139,15 @@ def make_mask_lab(
                   limit="seq_len") for b in range(B)),
     ]
     values = {"mask": mask, "seq_len": seq_len, **{f"length_{b + 1}": n for b, n in enumerate(lengths)}}
-    data = {"tokens": tokens, "pad": PAD, "scores": scores_by_length, "vmax": vmax,
+    data = {"tokens": words_by_length, "scores": scores_by_length, "keep": keep_by_length, "vmax": vmax,
+            "bar_ticks": {"scores": vmax * np.linspace(-1, 1, 5), "weights": np.linspace(0, 1, 6)},
             "titles": [tr(t) for t in plot.PANEL_TITLES],
             "scores_cmap": colour_table("scores"), "weights_cmap": colour_table("weights"),
             "masked_colour": plot.MASKED_COLOUR,
-            "text": {"mask_names": mask_names, "sentence": sentence, "padded": padded,
-                     "score": plot.kind_label("scores"), "weight": plot.kind_label("weights")}}
+            "text": {"score": plot.kind_label("scores"), "weight": plot.kind_label("weights")}}
+    lengths_ = ("seq_len", *(f"length_{b + 1}" for b in range(B)))
+    shown = {"lengths": lengths_, "names": lengths_, "fields.mask": ("mask",), "fields.T": ("seq_len",),
+             "fields.real": lengths_, "fields.blocked": None, "fields.cells": ("seq_len",),
+             "fields.leaks": None}
     return Lab("mask", controls, values, data, frame=frame, readout=tr(READOUT), snapshot=snapshot,
-               texts=["−∞"])
+               texts=["−∞"], shown=shown)

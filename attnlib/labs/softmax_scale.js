@@ -1,5 +1,6 @@
 // The softmax-scale lab (notebook 02): one row's weights as bars, and the entropy of every row
-// against the scale β. Python sends the weights, entropies and curves for every setting.
+// against the scale β. Python sends the weights, entropies and readouts for every setting (the page
+// looks them up) and the curves.
 import { axes, colour, createLab, fill, number, polyline, svg, text } from "./kit.js";
 
 // The wide layout (a desktop): both panels side by side in one picture. The narrow one (a phone's
@@ -58,13 +59,6 @@ function build(picture, spec, change, { narrow } = {}) {
   return { d, bars, columns, lines, mark, dot, sx, sy };
 }
 
-function frame(spec, values) {
-  const d = spec.data;
-  const s = spec.controls[1].options.indexOf(values.scale);
-  const q = values.query;
-  return { weights: d.weights[q][s], outlined: d.outlined[q][s], entropy: d.entropy[q][s], fields: d.fields[q][s] };
-}
-
 function draw(v, f, spec, values) {
   const { d, bars } = v;
   f.weights.forEach((w, j) => {
@@ -88,5 +82,5 @@ function draw(v, f, spec, values) {
   v.dot.setAttribute("fill", d.colours[values.query]);
 }
 
-const lab = createLab({ build, frame, draw, reflows: true });
+const lab = createLab({ build, draw, reflows: true });
 export default lab;

@@ -14,7 +14,7 @@ from matplotlib.figure import Figure
 from .. import plot
 from ..core import entropy, softmax
 from ..i18n import N_, tr
-from ..validation import as_float_array
+from ..validation import as_float_array, check_shape
 from .base import Control, Lab, axis_spec, colour_table, fill, slider
 
 READOUT = N_("β = {scale:.1f} (temperature 1/β = {temperature}) · row {row}: largest weight {largest:.4f} "
@@ -41,8 +41,8 @@ def make_softmax_scale_lab(
     Taught in: 02 §5
     """
     scores = as_float_array(scores, "scores", expected="(T, T)")
-    if scores.ndim != 2 or scores.shape != (len(tokens), len(tokens)):
-        raise ValueError(f"scores must have shape (T, T) for T={len(tokens)} tokens; got {scores.shape}")
+    check_shape(scores.shape == (len(tokens), len(tokens)), "scores",
+                expected=f"(T, T) for T={len(tokens)} tokens", got=scores.shape)
     T = len(tokens)
     controls = [
         Control("query", "menu", tr("query row"), list(range(T)), list(tokens)),
@@ -72,14 +72,9 @@ def make_softmax_scale_lab(
         return fig
 
     fine = np.linspace(0.0, max_scale, CURVE_POINTS)
-    frames = [[frame(q, s) for s in controls[1].options] for q in range(T)]
     figure = snapshot(query, scale)
     data = {
         "tokens": tokens,
-        "weights": [[f["weights"] for f in row] for row in frames],
-        "outlined": [[f["outlined"] for f in row] for row in frames],
-        "fields": [[f["fields"] for f in row] for row in frames],
-        "entropy": [[f["entropy"] for f in row] for row in frames],
         "curve_scales": fine,
         "curves": entropy(softmax(fine[:, None, None] * scores[None], axis=-1)).T,  # (T, n)
         "uniform": uniform,
@@ -94,4 +89,5 @@ def make_softmax_scale_lab(
                  "uniform": tr("uniform: log {n}").format(n=T)},
     }
     return Lab("softmax_scale", controls, {"query": query, "scale": scale}, data, frame=frame,
-               readout=tr(READOUT), snapshot=snapshot)
+               readout=tr(READOUT), snapshot=snapshot,
+               shown={"weights": None, "outlined": None, "entropy": None, "fields": None})

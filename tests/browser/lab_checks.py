@@ -1,5 +1,5 @@
-"""Checks of a lab alone on a page, in any browser engine: its numbers against attnlib's, and its text
-on a phone. The JavaScript functions take one JSON argument; Playwright's ``page.evaluate`` and the other
+"""Checks of a lab alone on a page, in any browser engine: what it shows against what Python computes
+(the numbers it looks up or, with the kit's softmax, computes; its readout), and its text on a phone. The JavaScript functions take one JSON argument; Playwright's ``page.evaluate`` and the other
 engines' ``call`` (engines.py) run them alike."""
 
 from __future__ import annotations
@@ -12,35 +12,45 @@ from typing import Any
 import numpy as np
 
 from attnlib import labs
-from attnlib.labs.base import fill
+from attnlib.labs.base import _plain, fill
 
 # The width of a lab on a 390 px phone (the site's column).
 PHONE_COLUMN = 324
 
-# The numbers each lab's frame shares with Python, compared to float precision.
+# What each lab's page frame holds besides its readout fields, compared with Python's frame to float
+# precision: looked up as Python sent it, or (the weights of the d_k and mask labs) computed by the kit's
+# softmax from the numbers Python sent.
 KEYS = {
-    "dot_product": ["a", "b", "dot", "cos", "proj"],
-    "softmax_scale": ["weights", "entropy"],
+    "dot_product": ["a", "b", "foot", "proj", "theta"],
+    "softmax_scale": ["weights", "outlined", "entropy"],
     "convex_hull": ["out"],
-    "dk": ["weights", "sigma", "max_weight", "entropy", "gradient"],
-    "mask": ["scores", "weights", "leak", "keep", "lengths"],
-    "generation": ["weights", "top_probs", "p", "rank"],
+    "dk": ["weights", "top", "uniform", "hist", "edges", "hist_top", "curves"],
+    "mask": ["scores", "weights", "keep", "lengths"],
+    "generation": ["weights", "top_probs", "p", "rank", "t", "sampled"],
 }
 
-# At every setting: the page's frame against Python's numbers, and its readout against Python's words.
+# At every setting: the page's frame against Python's (its numbers, its readout fields one by one), and
+# the readout it paints against Python's words.
 COMPARE_JS = """
 async ([settings, expected, keys]) => {
   const root = document.querySelector('.attn-lab');
   const { def, spec, model } = root.attnLab;
   const flat = (x) => (Array.isArray(x) ? x.flatMap(flat) : [typeof x === 'boolean' ? Number(x) : x]);
   let worst = 0; const problems = [];
+  const compare = (values, key, got, want) => {
+    got = flat(got); want = flat(want);
+    if (got.length !== want.length) { problems.push(`${JSON.stringify(values)} ${key}: ${got.length} numbers, Python ${want.length}`); return; }
+    got.forEach((g, k) => {
+      if (typeof want[k] === 'string' || typeof g === 'string') { if (g !== want[k]) problems.push(`${JSON.stringify(values)} ${key}: page ${g}, Python ${want[k]}`); }
+      else worst = Math.max(worst, Math.abs(g - want[k]));
+    });
+  };
   settings.forEach((values, i) => {
     const frame = def.frame(spec, values);
-    for (const key of keys) {
-      const got = flat(frame[key]), want = flat(expected[i].numbers[key]);
-      if (got.length !== want.length) { problems.push(`${JSON.stringify(values)} ${key}: ${got.length} numbers, Python ${want.length}`); continue; }
-      got.forEach((g, k) => { worst = Math.max(worst, Math.abs(g - want[k])); });
-    }
+    for (const key of keys) compare(values, key, frame[key], expected[i].numbers[key]);
+    const fields = expected[i].fields;
+    if (Object.keys(frame.fields).sort().join() !== Object.keys(fields).sort().join()) problems.push(`${JSON.stringify(values)}: fields ${Object.keys(frame.fields)}`);
+    for (const name of Object.keys(fields)) compare(values, `fields.${name}`, frame.fields[name], fields[name]);
     model.set('values', values);  // paint this setting as a learner would see it
     const shown = root.querySelector('.readout').textContent;
     if (shown !== expected[i].readout) problems.push(`${JSON.stringify(values)}: page "${shown}" Python "${expected[i].readout}"`);
@@ -52,11 +62,10 @@ async ([settings, expected, keys]) => {
 
 
 def plain(value: Any) -> Any:
-    if isinstance(value, np.ndarray):
-        return value.astype(float).tolist() if value.dtype.kind == "b" else value.tolist()
-    if isinstance(value, (np.floating, np.integer)):
-        return value.item()
-    return value
+    """A frame's value as JSON (booleans as 0 and 1, as the comparison reads them)."""
+    if isinstance(value, np.ndarray) and value.dtype.kind == "b":
+        return value.astype(float).tolist()
+    return _plain(value)
 
 
 def text_of(readout: str) -> str:
@@ -65,11 +74,13 @@ def text_of(readout: str) -> str:
 
 
 def expected(lab: labs.Lab, name: str) -> list[dict]:
-    """For every setting of ``lab``: the numbers its frame shares with the page, and its readout as text."""
+    """For every setting of ``lab``: the numbers and fields its frame shares with the page, and its
+    readout as text."""
     out = []
     for values in lab.settings():
         frame = lab.frame(**values)
         out.append({"numbers": {k: plain(frame[k]) for k in KEYS[name]},
+                    "fields": {k: plain(v) for k, v in frame["fields"].items()},
                     "readout": text_of(fill(lab.spec["readout"], frame["fields"]))})
     return out
 

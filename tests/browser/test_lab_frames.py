@@ -1,10 +1,11 @@
 """What each lab's page shows is what attnlib computes, at every setting of its controls.
 
 Each lab is built in Python, mounted on a page with no kernel (as the site and the slides mount it),
-and then, for every setting: the page's own frame (the numbers it draws) is compared with the Python
-frame computed with attnlib, and the readout the page paints is compared, as text, with the readout
-Python fills from its frame. This is the check that the page carries no second copy of the math that
-could drift: where the page computes (the softmax of the d_k and mask labs), it is checked here.
+and then, for every setting: the page's frame (what it looked up in the numbers Python sent, plus the
+weights the d_k and mask labs compute with the kit's one softmax) is compared with the Python frame
+computed with attnlib, field by field of the readout too, and the readout the page paints is compared,
+as text, with the readout Python fills from its frame. The kit's softmax is also compared with
+attnlib's on rows of its own.
 """
 
 from __future__ import annotations
@@ -52,6 +53,32 @@ def test_the_page_writes_numbers_as_attnlib_does(page):
     wanted = [plot.number(v, d) for v, d in cases] + [plot.number(-np.inf, 2)]
     differ = [(c, a, b) for c, a, b in zip([*cases, (-np.inf, 2)], shown, wanted, strict=True) if a != b]
     assert not differ, f"{len(differ)} numbers differ (value, digits), page, Python: {differ[:8]}"
+
+
+def test_the_kits_softmax_is_attnlibs(page):
+    """kit.js ``softmax`` (the one piece of math a page does) against ``attnlib.softmax``, with a mask
+    as attnlib masks (blocked scores at −∞): rows of 1 to 64 entries, scales from 1e-3 to 1e3, ties,
+    masks that keep one entry or all."""
+    rng = np.random.default_rng(3)
+    rows, keeps = [], []
+    for n in [1, 2, 3, 5, 8, 13, 64, 64]:
+        for scale in (1e-3, 1.0, 30.0, 1e3):
+            row = rng.normal(scale=scale, size=n)
+            keep = rng.random(n) < 0.6
+            keep[rng.integers(n)] = True  # a query always sees a key
+            rows += [row, np.round(row)]  # rounded rows have ties
+            keeps += [keep, np.ones(n, dtype=bool)]
+    script = KIT.read_text(encoding="utf-8") + "\nwindow.__softmax = softmax;\n"
+    page.set_content(f"<!doctype html><meta charset='utf-8'><script type='module'>{script}</script>")
+    page.wait_for_function("typeof window.__softmax === 'function'")
+    got = page.evaluate("(cases) => cases.map(([row, keep]) => window.__softmax(row, keep))",
+                        [[r.tolist(), k.tolist()] for r, k in zip(rows, keeps, strict=True)])
+    plain = page.evaluate("(rows) => rows.map((row) => window.__softmax(row))", [r.tolist() for r in rows])
+    for row, keep, masked, whole in zip(rows, keeps, got, plain, strict=True):
+        np.testing.assert_allclose(whole, attnlib.softmax(row), rtol=0, atol=1e-15)
+        expected = np.where(keep, attnlib.softmax(np.where(keep, row, -np.inf)), 0.0)
+        np.testing.assert_allclose(masked, expected, rtol=0, atol=1e-15)
+        assert all(m == 0.0 for m, k in zip(masked, keep, strict=True) if not k)  # blocked: exactly 0
 
 
 _BARS = """
