@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
+from .checks import check_type, refuse
 from .i18n import N_
-from .validation import check_type, refuse
 
 __all__ = ["DATA_DIR", "available", "load"]
 

@@ -55,7 +55,7 @@ class set_language:  # noqa: N801 (called like a function: `set_language("zh-Han
 
     def __init__(self, name: str) -> None:
         if name not in LANGUAGES:
-            from .validation import check_choice  # here: validation itself speaks through this module
+            from .checks import check_choice  # here: checks.py itself speaks through this module
 
             check_choice(name, "language", LANGUAGES)
         self._before = _current[0]

@@ -1,9 +1,10 @@
-"""Input validation shared by the public functions of attnlib: one place for every check.
+"""Input validation of the arrays of the formula, shared by the public functions of attnlib.
 
 Every check raises ``TypeError`` (the wrong kind of thing) or ``ValueError`` (the right kind, with
 the wrong shape or content). The message names the argument, the shape the formula expects (written
 in its symbols) and what was received, in the language chosen with ``attnlib.set_language``.
-No ``assert`` here: ``python -O`` would remove it.
+No ``assert`` here: ``python -O`` would remove it. Plain arguments (flags, numbers, choices, lists)
+are checked in ``attnlib.checks``, the same way.
 
 The checks are cheap on good input, so that ``attnlib.attention`` costs little more than the bare
 formula: finiteness is tested with one sum over the array (a finite sum means finite entries), and
@@ -14,7 +15,6 @@ Taught in: 06 §6 (a mask that leaves a query nothing to see is refused)
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -26,9 +26,6 @@ __all__ = [
     "check_attention_inputs",
     "check_finite",
     "check_generator",
-    "check_index",
-    "check_keys",
-    "check_list",
     "check_indices",
     "check_mask",
     "check_min_ndim",
@@ -528,72 +525,3 @@ def check_row_maxima(row_max: np.ndarray) -> None:
                 query=idx[-1], batch=idx[:-1], dtype=row_max.dtype
             )
         )
-
-
-# ---- plain data (the quiz's questions) -------------------------------------------------------------
-def check_index(value: Any, name: str, size: int, *, what: str = N_("an index"), optional: bool = False
-                ) -> int | None:
-    """`value` as a position 0..size-1 among `what` (a whole number, not a bool); None if `optional`."""
-    if not (optional and value is None) and (isinstance(value, (bool, np.bool_)) or not isinstance(
-            value, (int, np.integer)) or not 0 <= value < size):
-        template = N_("{name} must be None or {what} 0..{last}; got {value!r}") if optional else N_(
-            "{name} must be {what} 0..{last}; got {value!r}")
-        raise ValueError(tr(template).format(name=name, what=tr(what), last=size - 1, value=value))
-    return value if value is None else int(value)
-
-
-def check_keys(data: Any, name: str, keys: Iterable[str]) -> Mapping[str, Any]:
-    """`data`, if it is a mapping (else TypeError) with exactly the keys `keys`."""
-    keys = sorted(keys)
-    if not isinstance(data, Mapping):
-        raise TypeError(tr("{name} must be a dict with the keys {keys}; got {type}").format(
-            name=name, keys=keys, type=type(data).__name__))
-    if set(data) != set(keys):
-        unknown, missing = sorted(set(data) - set(keys)), sorted(set(keys) - set(data))
-        raise ValueError(tr("{name} must have the keys {keys}; unknown {unknown}, missing {missing}").format(
-            name=name, keys=keys, unknown=unknown, missing=missing))
-    return data
-
-
-def check_list(value: Any, name: str, *, expected: str, counts: Container[int] = range(1, 2**63),
-               texts: bool = False, distinct: bool = False) -> tuple[Any, ...]:
-    """`value` as a tuple, if it is a list (not a text or a dict) whose length is in `counts`; with `texts`
-    a lone text is a list of one and each item a non-empty text. `expected` words it for the message."""
-    items = [value] if texts and isinstance(value, str) else value
-    if (isinstance(items, (str, Mapping)) or not isinstance(items, Sequence) or len(items) not in counts
-            or (texts and not all(isinstance(t, str) and t.strip() for t in items))
-            or (distinct and len(set(items)) < len(items))):
-        raise ValueError(tr("{name} must be {expected}; got {value!r}").format(
-            name=name, expected=expected, value=value))
-    return tuple(items)
-
-
-# ---- figures, data and settings: a shape, a choice, a type, a rule ------------------------------------
-
-
-def refuse(error: type[Exception], template: str, **fields: Any) -> None:
-    """Raise ``error`` with `template` (marked with ``N_`` where it is written) translated, then filled."""
-    raise error(tr(template).format(**fields))
-
-
-def check_shape(ok: Any, name: str, *, expected: str, got: Any) -> None:
-    """Refuse `name` unless `ok`: "{name} must have shape {expected}; got {got}" (`expected` in symbols)."""
-    if not ok:
-        refuse(ValueError, N_("{name} must have shape {expected}; got {got}"), name=name, expected=expected,
-               got=got)
-
-
-def check_choice(value: Any, name: str, choices: Any) -> Any:
-    """`value` if it is one of `choices`; ValueError naming them otherwise."""
-    if value not in list(choices):
-        refuse(ValueError, N_("{name} must be one of {choices}; got {value!r}"), name=name,
-               choices=", ".join(map(str, choices)), value=value)
-    return value
-
-
-def check_type(value: Any, name: str, kind: type, *, what: str) -> Any:
-    """`value` if it is a `kind`; TypeError saying `what` was expected (marked with ``N_``) otherwise."""
-    if not isinstance(value, kind):
-        refuse(TypeError, N_("{name} must be {what}; got {type}"), name=name, what=tr(what),
-               type=type(value).__name__)
-    return value

@@ -220,7 +220,7 @@ def test_the_attention_inputs_come_back_without_copies():
 # ---- the messages in Chinese -----------------------------------------------------------------------
 ROOT = Path(attnlib.__file__).parent
 MODULES = sorted(
-    [ROOT / "validation.py", ROOT / "data.py", ROOT / "i18n.py", *(ROOT / "core").glob("*.py"),
+    [ROOT / "validation.py", ROOT / "checks.py", ROOT / "data.py", ROOT / "i18n.py", *(ROOT / "core").glob("*.py"),
      *(ROOT / "gpt").glob("*.py")]
 )
 CATALOGUE = json.loads((ROOT / "locale" / "zh-Hans" / "errors.json").read_text(encoding="utf-8"))

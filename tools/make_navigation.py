@@ -33,6 +33,8 @@ from pathlib import Path
 
 from attnlib.i18n import LANGUAGE_NAMES, LANGUAGES, N_, translated
 
+from .offline_pages import sibling_href
+
 ROOT = Path(__file__).resolve().parent.parent
 TOC_START = "<!-- toc: written by tools/make_navigation.py -->"
 TOC_END = "<!-- /toc -->"
@@ -134,18 +136,11 @@ def toc_markdown(entries: list[Entry], language: str = "en") -> str:
     return "\n".join([f"| {words['notebook']} | {words['about']} |", "|---|---|", *rows])
 
 
-def sibling_link(name: str, language: str, target: str) -> str:
-    """The relative link from notebook `name` of edition `language` to the same notebook in `target`."""
-    up = "" if language == "en" else "../"
-    down = "" if target == "en" else f"{target}/"
-    return f"{up}{down}{name}"
-
-
 def languages_line(name: str, language: str, editions: tuple[str, ...]) -> str:
     """English · 简体中文 · 繁體中文: this edition in bold, the others linked."""
     parts = [
         f"**{LANGUAGE_NAMES[lang]}**" if lang == language
-        else f"[{LANGUAGE_NAMES[lang]}]({sibling_link(name, language, lang)})"
+        else f"[{LANGUAGE_NAMES[lang]}]({sibling_href(name, language, lang)})"
         for lang in LANGUAGES
         if lang in editions or lang == language
     ]  # fmt: skip

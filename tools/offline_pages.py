@@ -194,7 +194,7 @@ def root_prefix(language: str) -> str:
 
 
 def sibling_href(name: str, language: str, target: str) -> str:
-    """The relative address, from the page `name` of `language`, of the same page in `target`."""
+    """The relative address, from the page or notebook `name` of `language`, of the same one in `target`."""
     return f"{root_prefix(language)}{'' if target == 'en' else target + '/'}{name}"
 
 

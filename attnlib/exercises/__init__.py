@@ -5,8 +5,8 @@ One module per notebook, named after the notebook (``inner_products`` for 01 ...
 every checker runs through the one pipeline of :mod:`attnlib.exercises.pipeline`.
 """
 
+from ..checks import check_type, refuse
 from ..i18n import N_
-from ..validation import check_type, refuse
 from . import (
     a_real_model,
     a_tiny_gpt,

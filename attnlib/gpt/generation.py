@@ -6,10 +6,10 @@ from typing import Any
 
 import numpy as np
 
+from ..checks import check_bool
 from ..core import softmax
 from ..i18n import N_, tr
 from ..validation import check_generator, check_indices, check_positive_int
-from ._checks import check_bool
 from .config import GPTConfig, check_ids, check_params, layer_params
 from .model import layer, run_layers
 

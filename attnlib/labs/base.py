@@ -38,9 +38,9 @@ from fontTools import subset
 from fontTools.ttLib import TTFont
 from IPython.display import Image
 
+from ..checks import check_choice
 from ..i18n import tr
 from ..plot import CJK_FONT, colour_map, figure_png, number, text_colour
-from ..validation import check_choice
 
 HERE = Path(__file__).resolve().parent
 KIT = HERE / "kit.js"

@@ -12,9 +12,10 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from .. import plot
+from ..checks import check_shape
 from ..core import convex_hull_2d, inside_convex_hull, scores, softmax
 from ..i18n import N_, tr
-from ..validation import as_float_array, check_shape
+from ..validation import as_float_array
 from .base import Lab, axis_spec, fill, slider
 
 READOUT = N_("β = {scale:.1f} · largest weight per row: {tops} · all outputs inside the hull: {inside}")

@@ -14,9 +14,10 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from .. import plot
+from ..checks import check_choice
 from ..core import histogram_heights, nested_dot_products, score_bins, scores, softmax, softmax_saturation
 from ..i18n import N_, tr
-from ..validation import check_choice, check_generator, check_positive_int
+from ..validation import check_generator, check_positive_int
 from .base import Control, Lab, axis_spec, colour_table, fill
 
 DK_STEPS = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024)

@@ -12,9 +12,10 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from .. import plot
+from ..checks import check_choice, check_shape
 from ..core import attention_weights, causal_mask, padding_mask, scores
 from ..i18n import N_, tr
-from ..validation import as_float_array, check_choice, check_finite, check_shape
+from ..validation import as_float_array, check_finite
 from .base import Control, Lab, colour_table, slider
 
 MASK_TYPES = ("none", "padding", "causal", "both")

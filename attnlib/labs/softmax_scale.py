@@ -12,9 +12,10 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from .. import plot
+from ..checks import check_shape
 from ..core import entropy, softmax
 from ..i18n import N_, tr
-from ..validation import as_float_array, check_shape
+from ..validation import as_float_array
 from .base import Control, Lab, axis_spec, colour_table, fill, slider
 
 READOUT = N_("β = {scale:.1f} (temperature 1/β = {temperature}) · row {row}: largest weight {largest:.4f} "

@@ -12,9 +12,9 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.axes import Axes
 
+from ..checks import check_choice, check_shape
 from ..core import entropy, histogram_heights, score_bins, softmax
 from ..i18n import N_, tr
-from ..validation import check_choice, check_shape
 from .style import RAW_COLOUR, SCALED_COLOUR, colour_map, kind_label, number, token_colour
 
 SATURATION_PANELS = (

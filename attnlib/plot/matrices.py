@@ -16,9 +16,10 @@ import numpy as np
 import seaborn as sns
 from matplotlib.axes import Axes
 
+from ..checks import check_choice, check_shape, refuse
 from ..core import masked_scores, softmax
 from ..i18n import N_, tr
-from ..validation import check_choice, check_mask, check_shape, refuse
+from ..validation import check_mask
 from .style import KINDS, MASKED_COLOUR, digits_of, kind_label, number, text_colour
 
 _CELL = "heatmap-cell"  # the gid of a heatmap's cell texts

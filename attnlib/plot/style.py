@@ -21,8 +21,8 @@ from matplotlib import font_manager
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from ..checks import check_choice, refuse
 from ..i18n import N_, tr
-from ..validation import check_choice, refuse
 
 CJK_FONT = Path(__file__).resolve().parents[1] / "fonts" / "NotoSansSC-Subset.ttf"
 CJK_FAMILY = "Noto Sans SC"

@@ -12,9 +12,9 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.axes import Axes
 
+from ..checks import check_shape, refuse
 from ..core import convex_hull_2d
 from ..i18n import N_, tr
-from ..validation import check_shape, refuse
 from .style import colour_map, kind_label, number, token_colour
 
 

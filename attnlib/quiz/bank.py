@@ -17,8 +17,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ..checks import check_index
 from ..i18n import N_
-from ..validation import check_index
 
 __all__ = ["BANK", "QUIZZES", "for_notebook"]
 

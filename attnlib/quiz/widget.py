@@ -21,9 +21,9 @@ from typing import Any
 import anywidget
 import traitlets
 
+from ..checks import check_index, check_keys, check_list
 from ..i18n import N_, tr
 from ..labs.base import bundle, fonts_for
-from ..validation import check_index, check_keys, check_list
 from .bank import for_notebook
 
 __all__ = ["LETTERS", "RIGHT", "WORDS", "WRONG", "Question", "Quiz", "as_html", "feedback", "quiz", "shown"]
