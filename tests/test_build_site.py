@@ -104,7 +104,8 @@ def test_a_quiz_keeps_its_text_and_other_widgets_get_a_note(lab):
     offline_pages.static_outputs(nb)
     assert nb.cells[3].outputs[0]["data"] == {"text/markdown": "1. A question?"}
     assert nb.cells[4].outputs[0]["data"] == {"text/html": "<p>html</p>"}  # HTML preferred when both
-    note = {"text/html": offline_pages.WIDGET_NOTE}
+    note = {"text/html": offline_pages.widget_note("en")}
+    assert offline_pages.WIDGET_NOTE in note["text/html"]
     # a plain slider, an anywidget that is no attnlib lab (a name that is not a lab module), a lost model
     assert [o["data"] for o in nb.cells[5].outputs] == [note, note, note]
 
@@ -144,6 +145,13 @@ def test_first_paragraph_and_a_colon_brings_the_next_block():
     assert build_site.first_paragraph(nb) == "First line\nsecond line."
 
 
+def test_a_page_speaks_its_language_down_to_the_figures_alternative_text():
+    page = '<html lang="en"><body><img alt="No description has been provided for this image" src="a.png">'
+    hant = offline_pages.with_language(page, "zh-Hant")
+    assert hant.startswith('<html lang="zh-Hant">') and 'alt="筆記本的程式碼畫出的圖' in hant and "No desc" not in hant
+    assert "the text beside it says what it shows" in offline_pages.with_language(page, "en")
+
+
 def test_the_bar_links_index_previous_and_next():
     pages = [build_site.Page(Path(f"0{i}_n{i}.ipynb"), f"0{i} · N{i}", "") for i in range(3)]
     first, middle, last = (build_site.bar(pages, i) for i in range(3))
@@ -151,6 +159,8 @@ def test_the_bar_links_index_previous_and_next():
     assert '<span class="off">← previous</span>' in first and rel_href(first, "next") == "01_n1.html"
     assert (rel_href(middle, "prev"), rel_href(middle, "next")) == ("00_n0.html", "02_n2.html")
     assert rel_href(last, "next") is None and '<span class="off">next →</span>' in last
+    assert '<nav aria-label="The series">' in first
+    assert '<nav aria-label="本系列">' in build_site.bar(pages, 0, "zh-Hans")  # named in the page's language
 
 
 def test_build_writes_index_pages_and_vendored_files(lab, tmp_path, page_packages):

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import nbformat
 
-from tools import build_slides, npm
+from tools import build_slides, npm, offline_pages
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -43,7 +43,7 @@ def test_slides_copy_drops_harness_comments_and_live_widgets():
     nb = build_slides.for_slides(original)
     assert nb.metadata["title"] == "02 · Softmax" and "widgets" not in nb.metadata
     assert nb.cells[1].source == "lab = make_lab()\nlab"
-    assert nb.cells[1].outputs[0]["data"] == {"text/html": build_slides.LAB_NOTE}
+    assert nb.cells[1].outputs[0]["data"] == {"text/html": offline_pages.widget_note("en")}
     assert nb.cells[2].outputs[0]["data"] == {"text/markdown": "1. A question"}  # a quiz keeps its questions
     assert "(01_inner_products.slides.html)" in nb.cells[0].source  # links lead to the other decks
     assert "widgets" in original.metadata and "NBVAL" in original.cells[1].source  # the input is untouched
@@ -98,6 +98,31 @@ def test_slide_tags_hide_code_scale_figures_and_merge_the_notes():
     assert re.search(r"\.celltag_slide-figure-420 \.jp-OutputArea-output img \{\s*height: 420px", html)
     assert "celltag_slide-figure-420" in html.split("<body")[1]  # the cell carries the class the rule selects
     assert html.count('<aside class="notes">') == 2
+
+
+def test_a_chinese_deck_says_in_chinese_what_its_slides_leave_out(tmp_path):
+    """The note for a widget that needs Python, and the heading of the code moved to the notes, are in the
+    language of the edition the notebook lies in."""
+    nb = notebook()
+    nb.cells[1].metadata["tags"] = ["slide-output-only"]
+    path = tmp_path / "zh-Hant" / "02_softmax.ipynb"
+    path.parent.mkdir()
+    nbformat.write(nb, path)
+    out = build_slides.for_slides(nb, path)
+    assert out.cells[1].outputs[0]["data"] == {"text/html": offline_pages.widget_note("zh-Hant")}
+    assert "需要 Python" in offline_pages.widget_note("zh-Hant") and "This" not in offline_pages.widget_note(
+        "zh-Hant")
+    notes = next(c.source for c in out.cells if build_slides.slide_type(c) == "notes")
+    assert notes.startswith(build_slides.WORDS["zh-Hant"]["off_slide"]) and "筆記本" in notes
+
+
+def test_a_deck_is_titled_in_its_language_and_the_index_reads_the_title_back(tmp_path):
+    deck = "<html><head><title>02 · Softmax：从分数到权重 slides</title></head></html>"
+    assert "<title>02 · Softmax：从分数到权重 · 幻灯片</title>" in build_slides.titled(deck, "zh-Hans")
+    (tmp_path / "02_softmax.slides.html").write_text(build_slides.titled(deck, "zh-Hant"), encoding="utf-8")
+    build_slides.write_index(tmp_path, "zh-Hant")
+    index = (tmp_path / "index.html").read_text(encoding="utf-8")
+    assert ">02 · Softmax：从分数到权重</a>" in index  # the title read back without " · 投影片"
 
 
 def test_groups_of_cells_follow_slides_and_subslides():

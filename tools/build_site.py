@@ -111,7 +111,7 @@ def for_site(nb, path: Path | None = None):
     lecturer notes tagged so the page can set them aside; with the notebook's ``path``, each exercise
     reads as a task (``exercise_pages``), its folded worked answer just below."""
     nb = copy.deepcopy(nb)
-    offline_pages.static_outputs(nb)
+    offline_pages.static_outputs(nb, "en" if path is None else offline_pages.edition_of(path))
     if path is not None:
         exercise_pages.task_cards(nb, path)
     nb.metadata["title"] = notebook_title(nb) or nb.metadata.get("title", "")
@@ -170,7 +170,7 @@ def bar(pages: list[Page], i: int, language: str = "en", available: tuple[str, .
     sep = '<span class="sep">·</span>'
     kinds = ["item"] * 3 + ["item switch"]
     return (
-        '<header class="site-bar"><nav aria-label="series">'
+        f'<header class="site-bar"><nav aria-label="{html.escape(words["series_nav"])}">'
         + "".join(f'<span class="{kinds[k]}">{sep if k else ""}{item}</span>' for k, item in enumerate(items))
         + f'<span class="here">{html.escape(pages[i].title)}</span>'
         "</nav></header>"

@@ -74,9 +74,6 @@ PACKAGES = (REVEAL, MATHJAX)
 TEMPLATE = "slides.html.j2"
 INDEX = "slides_index.html.j2"
 
-LAB_NOTE = offline_pages.WIDGET_NOTE  # a widget that is neither a lab nor has a static form
-
-
 def fetch_assets(log=print) -> None:
     """Install the pinned npm packages into node_modules/ (a no-op once they are there and current)."""
     offline_pages.install("make slides", log)
@@ -123,7 +120,16 @@ def figure_heights(nb) -> list[int]:
     return sorted({int(m.group(1)) for t in tags if (m := FIGURE_TAG.fullmatch(t))})
 
 
-def fit_cells(nb) -> None:
+# The words of the decks, in English; in other languages from the locale catalogues.
+TEXTS = {
+    "title": N_("Slides"),
+    "keys": N_("Arrow keys move, S opens the speaker notes, F is full screen, Esc shows an overview."),
+    "off_slide": N_("In the notebook, not on the slide:"),  # heads the code a slide leaves to its notes
+}
+WORDS = {language: translated(TEXTS, language) for language in LANGUAGES}
+
+
+def fit_cells(nb, language: str = "en") -> None:
     """Apply the slide tags of every cell, in place, and give each slide one block of speaker notes.
 
     ``slide-output-only``: the input is left out of the slide and shown in its notes instead.
@@ -150,7 +156,7 @@ def fit_cells(nb) -> None:
                     code.append(cell.source.strip())
         if code:
             shown = "\n\n".join(f"```python\n{c}\n```" for c in code)
-            notes.append(f"In the notebook, not on the slide:\n\n{shown}")
+            notes.append(f"{WORDS[language]['off_slide']}\n\n{shown}")
         kept = [cells[i] for i in group if slide_type(cells[i]) != "notes" or i == first]
         if notes:
             note = nbformat.v4.new_markdown_cell("\n\n".join(notes))
@@ -178,7 +184,8 @@ def for_slides(nb, path: Path | None = None):
     questions fill a slide). The slide tags of each cell are applied (``fit_cells``).
     """
     nb = copy.deepcopy(nb)
-    offline_pages.static_outputs(nb, note=LAB_NOTE)
+    language = "en" if path is None else offline_pages.edition_of(path)
+    offline_pages.static_outputs(nb, language)
     if path is not None:
         exercise_pages.task_cards(nb, path, compact=True)
     for cell in nb.cells:
@@ -195,7 +202,7 @@ def for_slides(nb, path: Path | None = None):
     for cell in nb.cells:
         if cell.cell_type == "code":
             cell.source = offline_pages.strip_harness(cell.source)
-    fit_cells(nb)
+    fit_cells(nb, language)
     for cell in nb.cells:
         if cell.cell_type == "markdown":  # links between notebooks become links between decks
             cell.source = offline_pages.link_notebooks(cell.source, ".slides.html")
@@ -263,7 +270,7 @@ def build(notebooks: list[Path], out: Path, log=print, prune: bool = False) -> l
                 "figure_heights": figure_heights(nb),
             }
             body, _ = exporter.from_notebook_node(nb, resources=resources)
-            body = offline_pages.with_language(without_tab_stops(body), language)
+            body = offline_pages.with_language(titled(without_tab_stops(body), language), language)
             deck = folder / name
             deck.write_text(body, encoding="utf-8")
             written.append(deck)
@@ -279,21 +286,21 @@ def build(notebooks: list[Path], out: Path, log=print, prune: bool = False) -> l
     return decks
 
 
-# The words of the index of the decks, in English; in other languages from the locale catalogues.
-INDEX_TEXTS = {
-    "title": N_("Slides"),
-    "keys": N_("Arrow keys move, S opens the speaker notes, F is full screen, Esc shows an overview."),
-}
-INDEX_WORDS = {language: translated(INDEX_TEXTS, language) for language in LANGUAGES}
+def titled(deck: str, language: str) -> str:
+    """The deck with its ``<title>`` as "<notebook title> · Slides" in `language`: nbconvert's reveal template
+    writes "<notebook title> slides", in English whatever the notebook's language."""
+    slides = html.escape(WORDS[language]["title"])
+    return re.sub(r"<title>(.*?) slides</title>", lambda m: f"<title>{m.group(1)} · {slides}</title>", deck,
+                  count=1)
 
 
 def write_index(out: Path, language: str = "en", available: tuple[str, ...] = ("en",)) -> None:
     """An index of every deck in out, titled as in each deck's <title>."""
-    words = INDEX_WORDS[language]
+    words = WORDS[language]
     switch = offline_pages.language_switch("index.html", language, available) if available[1:] else ""
     decks = []
     for deck in sorted(out.glob("*.slides.html")):
-        found = re.search(r"<title>(.*?) slides</title>", deck.read_text(encoding="utf-8"))
+        found = re.search(r"<title>(.*) · [^·<]*</title>", deck.read_text(encoding="utf-8"))
         decks.append({"href": html.escape(deck.name), "title": found.group(1) if found else deck.name})
     urls = asset_urls(offline_pages.root_prefix(language))
     (out / "index.html").write_text(

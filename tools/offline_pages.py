@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import argparse
+import html
 import json
 import re
 import shutil
@@ -29,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from attnlib.i18n import LANGUAGE_NAMES, LANGUAGES
+from attnlib.i18n import LANGUAGE_NAMES, LANGUAGES, N_, translated
 
 from . import npm
 
@@ -41,9 +42,12 @@ WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 # (`../NN_name.ipynb`, `../zh-Hant/NN_name.ipynb`, `zh-Hans/NN_name.ipynb`).
 NOTEBOOK_LINK = re.compile(r"\]\(((?:\.\./)?(?:zh-Han[st]/)?\d\d_\w+)\.ipynb(#[^)]*)?\)")
 
-WIDGET_NOTE = (
-    '<div class="offline-widget">This widget needs Python: open the notebook in JupyterLab '
-    "(<code>make lab</code>) to use it.</div>"
+# What a figure of a page or a deck is, for a reader who cannot see it: the text around it describes it.
+FIGURE_ALT = N_("A figure drawn by the notebook's code; the text beside it says what it shows")
+NBCONVERT_ALT = "No description has been provided for this image"
+# What a page or a deck shows in place of a widget that has no form without a kernel.
+WIDGET_NOTE = N_(
+    "This widget needs Python: open the notebook in JupyterLab (<code>make lab</code>) to use it."
 )
 
 
@@ -200,8 +204,6 @@ def sibling_href(name: str, language: str, target: str) -> str:
 
 def language_switch(name: str, language: str, available: Iterable[str], css_class: str = "languages") -> str:
     """English · 简体中文 · 繁體中文 for the page `name`: this language in bold, the others linked."""
-    import html
-
     available = set(available)
     parts = []
     for lang in LANGUAGES:
@@ -214,7 +216,11 @@ def language_switch(name: str, language: str, available: Iterable[str], css_clas
 
 
 def with_language(page: str, language: str) -> str:
-    """A page's ``<html lang>`` set to `language` (nbconvert takes ISO 639-1 codes only, no zh-Hant)."""
+    """A page in `language`: its ``<html lang>`` (nbconvert takes ISO 639-1 codes only, no zh-Hant), and the
+    alternative text of its figures, which nbconvert writes in English ("No description has been provided
+    for this image")."""
+    alt = html.escape(translated({"alt": FIGURE_ALT}, language)["alt"])
+    page = page.replace(f'alt="{NBCONVERT_ALT}"', f'alt="{alt}"')
     return re.sub(r'<html lang="[^"]*"', f'<html lang="{language}"', page, count=1)
 
 
@@ -269,15 +275,20 @@ def page_module_state(model: Mapping[str, Any] | None) -> dict[str, Any] | None:
     return {"spec": spec, "values": values}
 
 
-def static_outputs(nb, note: str = WIDGET_NOTE) -> int:
+def widget_note(language: str) -> str:
+    """The note that stands, on a page or a slide in `language`, for a widget that needs a kernel."""
+    return f'<div class="offline-widget">{translated({"note": WIDGET_NOTE}, language)["note"]}</div>'
+
+
+def static_outputs(nb, language: str = "en") -> int:
     """Replace, in place, every widget output of ``nb`` by what a page with no kernel can show.
 
     A lab is drawn live from its stored ``spec`` and ``values`` (ids ``lab-1``, ``lab-2``, ... in
     page order), and so is a quiz (``quiz-1``, ...: a ``live-quiz`` in an ``attn-quiz-mount``, so that
     what counts labs does not count it); a widget with a static form of itself (``text/html``,
-    ``text/markdown``) keeps only that; any other widget becomes ``note``. The stored widget state is
-    dropped from the metadata (a page would need a widget manager from a CDN to use it). Returns the
-    number of labs.
+    ``text/markdown``) keeps only that; any other widget becomes ``widget_note(language)``. The stored
+    widget state is dropped from the metadata (a page would need a widget manager from a CDN to use it).
+    Returns the number of labs.
     """
     from attnlib.labs import mount_html
 
@@ -304,7 +315,7 @@ def static_outputs(nb, note: str = WIDGET_NOTE) -> int:
             static = {k: v for k, v in data.items() if k in ("text/html", "text/markdown")}
             if "text/html" in static:
                 static.pop("text/markdown", None)
-            output["data"] = static or {"text/html": note}
+            output["data"] = static or {"text/html": widget_note(language)}
     return labs
 
 
