@@ -1,8 +1,9 @@
 """Checks of plain arguments (numbers, flags, choices, types, lists, dicts): one place for each message.
 
-Like ``attnlib.validation`` (which checks the arrays of the formula), every check raises ``TypeError``
-for the wrong kind of thing and ``ValueError`` for the right kind with the wrong content, naming the
-argument and what was expected, in the language chosen with ``attnlib.set_language``.
+Like ``attnlib.validation`` (which checks the arrays of the formula), a check raises ``TypeError`` for
+the wrong kind of thing and ``ValueError`` for the right kind with the wrong content, naming the argument
+and what was expected, in the language chosen with ``attnlib.set_language``. The quiz's checks
+(``check_index``, ``check_list``) raise ``ValueError`` for both: a question written in the wrong form.
 """
 
 from __future__ import annotations

@@ -21,13 +21,13 @@ def notebook() -> nbformat.NotebookNode:
     lab = nbformat.v4.new_code_cell("# NBVAL_IGNORE_OUTPUT\nlab = make_lab()\nlab")
     lab.outputs = [
         nbformat.v4.new_output(
-            "execute_result", {build_slides.WIDGET_VIEW: {"model_id": "x"}, "text/plain": "Lab(...)"}
+            "execute_result", {offline_pages.WIDGET_VIEW: {"model_id": "x"}, "text/plain": "Lab(...)"}
         )
     ]
     quiz = nbformat.v4.new_code_cell("quiz(2)")
     quiz.outputs = [
         nbformat.v4.new_output(
-            "display_data", {build_slides.WIDGET_VIEW: {"model_id": "y"}, "text/markdown": "1. A question"}
+            "display_data", {offline_pages.WIDGET_VIEW: {"model_id": "y"}, "text/markdown": "1. A question"}
         )
     ]
     nb.cells = [

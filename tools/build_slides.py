@@ -43,16 +43,7 @@ from pathlib import Path
 from attnlib.i18n import LANGUAGES, N_, translated
 
 from . import exercise_pages, offline_pages
-from .offline_pages import (  # noqa: F401  (names the tests use)
-    CJK_FONT,
-    MATHJAX,
-    NOTEBOOK_LINK,
-    ROOT,
-    WIDGET_VIEW,
-    AssetError,
-    Package,
-    notebook_title,
-)
+from .offline_pages import MATHJAX, ROOT, Package, notebook_title
 
 REVEAL = Package(
     "reveal.js",

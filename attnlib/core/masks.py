@@ -110,8 +110,9 @@ def additive_mask(mask: Any) -> np.ndarray:
 def masked_scores(scores: Any, keep: Any) -> np.ndarray:
     """``scores + M``: the scores with ``-inf`` where a key is blocked, unchanged where it may be seen.
 
-    The one place where attnlib applies a mask (the formula, the figures and the exercises' checkers
-    all call it). A query whose keys are all blocked keeps a row of ``-inf``; ``softmax`` refuses it.
+    The one place where attnlib applies a mask: the figures and the exercises' checkers call it, and the
+    formula calls its in-place kernel, ``_block_masked``. A query whose keys are all blocked keeps a row
+    of ``-inf``; ``softmax`` refuses it.
 
     Parameters
     ----------

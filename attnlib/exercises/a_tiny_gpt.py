@@ -16,7 +16,8 @@ __all__ = ["check_cached_attention", "check_next_token_loss", "check_sample_with
 
 
 # The worked answers: each checker's reference, shown as it is in the notebook's folded solution cell;
-# plain numpy, independent of attnlib.core on purpose (why: the docstring of .pipeline).
+# plain numpy, independent of attnlib.core on purpose (why: the docstring of .pipeline); only the wrong
+# answers below call core.softmax.
 
 
 def solution_next_token_loss(logits, targets):

@@ -135,10 +135,11 @@ def layer(
     mask : ndarray, optional
         The causal mask, or None (no mask).
     kv : dict, optional
-        ``{"K": (T_max, d_model), "V": (T_max, d_model)}``: the rows of x are positions ``pos, pos+1, ...``;
-        their keys and values are written there, and their queries see every key up to them.
+        ``{"K": (T_max, d_model), "V": (T_max, d_model)}``: x is one row, the position ``pos``; its key and
+        value are written there, and its query sees every key up to it. (With several rows each would see
+        all of them, the later ones too: there is no mask over a cache.)
     pos : int
-        The position of x's first row, with `kv`.
+        The position of x's row, with `kv`.
 
     Returns
     -------

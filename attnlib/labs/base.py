@@ -67,7 +67,7 @@ def bundle(name: str) -> str:
     """
     source = module_path(name).read_text(encoding="utf-8")
     if len(_IMPORT.findall(source)) != 1:
-        raise RuntimeError(f"{name}.js must import from ./kit.js exactly once, on one line")
+        raise RuntimeError(f"{name}.js must import from the labs' kit.js exactly once, on one line")
     kit = _COMMENT_LINE.sub("", KIT.read_text(encoding="utf-8"))  # comments serve its readers, not pages
     return f"// ---- kit.js ----\n{kit}\n// ---- {name}.js ----\n" + _IMPORT.sub("", source)
 

@@ -16,8 +16,8 @@ from matplotlib.figure import Figure
 
 from .. import gpt, plot
 from ..core import softmax
+from ..gpt.config import GPTConfig, check_params
 from ..gpt.generation import _check_prompt, _check_temperature, _generate  # the sampling loop of gpt.generate
-from ..gpt.model import GPTConfig, check_params
 from ..i18n import N_, language, tr
 from ..validation import check_positive_int
 from .base import Control, Lab, colour_table, slider

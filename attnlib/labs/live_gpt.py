@@ -118,7 +118,7 @@ def pack(params: dict[str, np.ndarray], config: gpt.GPTConfig) -> dict[str, Any]
 
     Taught in: 09 §10
     """
-    shapes = gpt.model.param_shapes(config)
+    shapes = gpt.config.param_shapes(config)
     halves = np.concatenate([np.asarray(params[k], dtype="<f2").ravel() for k in shapes]).view(np.uint8)
     planes = halves[1::2].tobytes() + halves[0::2].tobytes()  # (high bytes, low bytes), little-endian pairs
     return {"names": list(shapes), "shapes": [list(s) for s in shapes.values()],

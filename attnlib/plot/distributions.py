@@ -76,7 +76,8 @@ def variance_vs_dk(
     d = np.asarray(d_ks, dtype=float)
     arrays = [np.asarray(a, dtype=float) for a in (var_raw, var_scaled)]
     if d.ndim != 1 or any(a.shape != d.shape for a in arrays):
-        check_shape(False, "d_ks, var_raw, var_scaled", expected="(n,) each", got=d.shape)
+        check_shape(False, "d_ks, var_raw, var_scaled", expected="(n,) each",
+                    got=(d.shape, *(a.shape for a in arrays)))
     if ax is None:
         _, ax = plt.subplots(figsize=(6, 4))
     theory, measured = tr("theory: {law}"), tr("measured: {score}")

@@ -7,7 +7,7 @@ so each explanation names the mistake.
 
 The Chinese texts are one catalogue per language, ``attnlib/locale/zh-Hans/quiz_bank.json`` (English
 text → 简体) and its generated 繁體 twin ``attnlib/locale/zh-Hant/quiz_bank.json``
-(``tools/translate.py build``): the widget shows every text through ``tr``, so a change of wording in
+(``python -m tools.translate build``): the widget shows every text through ``tr``, so a change of wording in
 ``bank.json`` needs the same change of key in the 简体 catalogue (the tests name what is missing).
 """
 

@@ -36,7 +36,7 @@ WORDS = {
     "try_again": N_("“{option}” is not it: try another option."),
     "score": N_("{right} of {total} answered right"),
 }
-# What the checks of a question say is wanted (attnlib.validation words the rest of the message).
+# What the checks of a question say is wanted (attnlib.checks words the rest of the message).
 _WANTED = {
     "question": N_("question {number}"),
     "one_text": N_("a non-empty text"),

@@ -38,7 +38,7 @@ def test_every_notebook_uses_the_rise_theme_without_web_fonts_and_scrolls_a_tall
     for path in sorted((ROOT / "notebooks").glob("**/[0-9][0-9]_*.ipynb")):  # every edition
         rise = json.loads(path.read_text(encoding="utf-8"))["metadata"].get("rise", {})
         assert rise.get("theme") == "white", f"{path.name}: run python -m tools.make_navigation"
-        assert rise.get("scroll") is True and rise.get("center") is False, f"{path.name}: run tools/make_navigation.py"
+        assert rise.get("scroll") is True and rise.get("center") is False, f"{path.name}: run python -m tools.make_navigation"
 
 
 def headings(path: Path) -> list[str]:
