@@ -421,3 +421,80 @@ def test_no_exercise_shows_an_error_on_a_page(path):
     assert sum('class="exercise-task"' in page for page in pages) >= 1
     folded = [c for c in nb.cells if c.cell_type == "code" and c.metadata.get("jupyter", {}).get("source_hidden")]
     assert folded, "the worked answers stay on the page, folded"
+
+
+# ---- a part off the main line (cells tagged going-further) -------------------------------------------------
+
+def cell(kind: str, source: str, cell_id: str, tagged: bool = False) -> nbformat.NotebookNode:
+    made = (nbformat.v4.new_markdown_cell if kind == "md" else nbformat.v4.new_code_cell)(source)
+    made.id = cell_id
+    if tagged:
+        made.metadata["tags"] = [offline_pages.GOING_FURTHER]
+    return made
+
+
+def going_further(title: str, tagged: bool = True) -> nbformat.NotebookNode:
+    """A title, a numbered section, two tagged cells (a heading and a code cell), then the recap."""
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [cell("md", f"# 05 · {title}\n\nIntro.", "gf-title"),
+                cell("md", "## 6. The main line\n\nText.", "gf-main"),
+                cell("md", "## Going further: a detour\n\nOff the main line.", "gf-part", tagged),
+                cell("code", "print('inside')", "gf-code", tagged),
+                cell("md", "## Recap\n\n- One point.", "gf-recap")]
+    return nb
+
+
+def test_runs_of_tagged_cells_are_found_and_their_ends_marked():
+    cells = [cell("md", "x", f"c{i}", tagged=i in (1, 2, 4)) for i in range(6)]
+    assert offline_pages.going_further_runs(cells) == [range(1, 3), range(4, 5)]
+    assert offline_pages.going_further_runs(cells[:1]) == []
+    build_site.mark_going_further(cells)
+    marks = [(c.metadata.get("going_further_start"), c.metadata.get("going_further_end")) for c in cells]
+    assert marks == [(None, None), (1, None), (None, True), (None, None), (2, True), (None, None)]
+
+
+@pytest.fixture(scope="module")
+def going_further_site(tmp_path_factory, page_packages):
+    """The page of a notebook with a going-further part in the three languages, and one without a part."""
+    tmp = tmp_path_factory.mktemp("going-further")
+    paths = []
+    for folder, title in (("", "Scaling"), ("zh-Hans", "缩放"), ("zh-Hant", "縮放")):
+        path = tmp / folder / "05_scaling.ipynb"
+        path.parent.mkdir(exist_ok=True)
+        nbformat.write(going_further(title), path)
+        paths.append(path)
+    nbformat.write(going_further("Plain", tagged=False), tmp / "06_plain.ipynb")
+    out = tmp / "site"
+    build_site.build([*paths, tmp / "06_plain.ipynb"], out, log=lambda *_: None)
+    return out
+
+
+@pytest.mark.parametrize("language", ["en", "zh-Hans", "zh-Hant"])
+def test_the_tagged_cells_and_only_they_are_one_labelled_block(going_further_site, language):
+    page = (offline_pages.edition_folder(going_further_site, language) / "05_scaling.html").read_text(
+        encoding="utf-8")
+    assert page.count('class="going-further"') == 1 and page.count("<!-- /going-further -->") == 1
+    part = element(page, r'<section\b[^>]*class="going-further".*?</section><!-- /going-further -->')
+    assert re.findall(r'id="cell-id=([^"]+)"', part) == ["gf-part", "gf-code"]
+    assert re.findall(r'id="cell-id=([^"]+)"', page) == ["gf-title", "gf-main", "gf-part", "gf-code", "gf-recap"]
+    words = build_site.WORDS[language]
+    label = element(part, r'<p class="going-further-label">.*?</p>')
+    assert part.index(label) < part.index("gf-part")  # the label heads the block
+    assert f'>{words["further"]}</strong>' in label and words["further_note"] in label
+    assert re.search(r'<section aria-labelledby="going-further-1"', part)  # named by its label
+    outline = element(page, r'<nav class="site-outline".*?</nav>')
+    marked = re.findall(r'<li class="([^"]*)"><a href="#([^"]*)"', outline)
+    assert [(anchor, "going-further" in classes.split()) for classes, anchor in marked] == [
+        ("6.-The-main-line", False), ("Going-further:-a-detour", True), ("Recap", False)]
+
+
+def test_the_label_speaks_each_language():
+    assert build_site.WORDS["en"]["further"] == "Going further"
+    assert build_site.WORDS["zh-Hans"]["further"] == "延伸内容" and build_site.WORDS["zh-Hant"]["further"] == "延伸內容"
+    assert build_site.WORDS["zh-Hans"]["further_note"] == "选读" and build_site.WORDS["zh-Hant"]["further_note"] == "選讀"
+
+
+def test_a_notebook_without_the_tag_gets_no_block(going_further_site):
+    page = (going_further_site / "06_plain.html").read_text(encoding="utf-8")
+    assert "going-further" not in page and "going_further" not in page  # (its heading's id is Going-...)
+    assert "Going further</strong>" not in page

@@ -138,3 +138,53 @@ def test_main_reports_a_missing_npm_with_exit_status_2(tmp_path, monkeypatch, ca
     nbformat.write(notebook(), nb_path)
     assert build_slides.main([str(nb_path), "--out", str(tmp_path / "out")]) == 2
     assert "needs npm" in capsys.readouterr().err
+
+
+def going_further(tagged: bool = True) -> nbformat.NotebookNode:
+    """Main-line slides, then a going-further part of two tagged slides whose heading shares a slide with
+    the main line in the notebook, then the recap."""
+    part = {"tags": [offline_pages.GOING_FURTHER]} if tagged else {}
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        slide("# 05 · Title", "slide"),
+        slide("## 6. Main line", "slide"),
+        slide("## Going further: a detour", **part),  # "-": it would join the slide of §6
+        slide("Say: skip it if time is short.", "notes", **part),
+        slide("print(1)", cell=nbformat.v4.new_code_cell, **part),
+        slide("### A closer look", "subslide", **part),
+        slide("## Recap"),  # "-": it would join the part's last slide
+    ]
+    return nb
+
+
+def test_every_slide_of_a_going_further_part_carries_its_label_the_first_says_optional(tmp_path):
+    out = build_slides.for_slides(going_further())
+    kinds = [build_slides.slide_type(c) for c in out.cells]
+    assert kinds == ["slide", "slide", "slide", "notes", "-", "subslide", "slide"]  # no slide mixes the two
+    labels = [c.metadata.get("slideshow", {}).get("data", {}).get("going_further") for c in out.cells]
+    assert labels == [None, None, "Going further · optional", None, None, "Going further", None]
+
+    exporter = build_slides.make_exporter({"reveal": "vendor/reveal", "mathjax": "m.js", "cjk_font": "f.ttf"})
+    resources = {"metadata": {"name": "05_x", "path": "."}, "figure_heights": [],
+                 "offline": {"reveal": "vendor/reveal", "mathjax": "m.js", "cjk_font": "f.ttf"}}
+    html, _ = exporter.from_notebook_node(out, resources=resources)
+    sections = re.findall(r"<section([^>]*)>", html)
+    # the part's first slide opens a slide and its subslide, both labelled; then its second subslide
+    assert [s.strip() for s in sections if "going-further" in s] == [
+        'data-going-further="Going further · optional"'] * 2 + ['data-going-further="Going further"']
+    assert len(sections) == 9 and len(re.findall(r'<p class="deck-going-further" hidden[="]*></p>', html)) == 1
+    assert "Reveal.getCurrentSlide().dataset.goingFurther" in html  # the corner shows the slide's label
+
+    path = tmp_path / "zh-Hant" / "05_x.ipynb"
+    path.parent.mkdir()
+    nbformat.write(going_further(), path)
+    hant = build_slides.for_slides(going_further(), path)
+    assert [c.metadata.get("slideshow", {}).get("data", {}).get("going_further") for c in hant.cells
+            if "data" in c.metadata.get("slideshow", {})] == ["延伸內容 · 選讀", "延伸內容"]
+
+
+def test_a_deck_without_the_tag_keeps_its_slides_and_has_no_label():
+    nb = going_further(tagged=False)
+    out = build_slides.for_slides(nb)
+    assert [build_slides.slide_type(c) for c in out.cells] == [build_slides.slide_type(c) for c in nb.cells]
+    assert not [c for c in out.cells if "data" in c.metadata.get("slideshow", {})]

@@ -12,6 +12,8 @@ editions (`notebooks/zh-Hans/`, `notebooks/zh-Hant/`) get the same pages in `<ou
   an exercise reads as a task (`exercise_pages`), and its worked answer is folded away below it.
 - Every page has the contents of the series and an outline of its own sections beside it, and a search
   box over the whole series in its language (`site_search`, MiniSearch).
+- A part off the main line (cells tagged `going-further`) is one tinted block, labelled at its top as one
+  to skip on a first reading (`mark_going_further`, the page template); the outline marks its entries.
 - Formulas are typeset by MathJax 3.2.2 when the site is built (`offline_pages.typeset`, in Node), so a
   page runs no math JavaScript; figures are PNG files beside the page (`figures/<page>/`), fetched as the
   reader comes near them; links between notebooks lead to the pages, and a bar at the top of every page
@@ -65,6 +67,7 @@ TEXTS = {
     "lab_join": N_(", "), "search": N_("Search the series"),
     "placeholder": N_("Search: softmax, mask, d_k…"), "results": N_("Search results"),
     "none": N_("No results"), "one": N_("1 result"), "many": N_("{n} results"),
+    "further": N_("Going further"), "further_note": N_("optional"),
 }  # fmt: skip
 WORDS = {language: translated(TEXTS, language) for language in LANGUAGES}
 
@@ -115,6 +118,7 @@ def for_site(nb, path: Path | None = None):
     if path is not None:
         exercise_pages.task_cards(nb, path)
     nb.metadata["title"] = notebook_title(nb) or nb.metadata.get("title", "")
+    mark_going_further(nb.cells)
     for cell in nb.cells:
         if cell.cell_type == "markdown":
             cell.source = offline_pages.link_notebooks(cell.source, ".html")
@@ -123,6 +127,37 @@ def for_site(nb, path: Path | None = None):
         elif cell.cell_type == "code":
             cell.source = offline_pages.strip_harness(cell.source)
     return nb
+
+
+def mark_going_further(cells) -> None:
+    """Mark, in place, the first cell of each going-further part with its number (1, 2, ...) and its last
+    cell as the end: the page template wraps the part in one block, labelled as off the main line."""
+    for number, run in enumerate(offline_pages.going_further_runs(cells), start=1):
+        cells[run.start].metadata["going_further_start"] = number
+        cells[run[-1]].metadata["going_further_end"] = True
+
+
+# A going-further part of a page as the template writes it (the comment closes it, whatever it holds;
+# nbconvert writes the attributes of an element in its own order).
+GOING_FURTHER_PART = re.compile(r'<section\b[^>]*\bclass="going-further".*?<!-- /going-further -->', re.S)
+OUTLINE_ENTRY = re.compile(r'<li class="([^"]*)"><a href="#([^"]*)"')
+
+
+def mark_outline(side_html: str, body: str) -> str:
+    """The side of a page with each outline entry that leads into a going-further part marked
+    (class ``going-further``), so the outline shows which sections are off the main line."""
+    inside = {html.unescape(anchor) for part in GOING_FURTHER_PART.findall(body)
+              for anchor in re.findall(r'\bid="([^"]+)"', part)}
+    if not inside:
+        return side_html
+
+    def mark(match: re.Match) -> str:
+        classes, anchor = match.groups()
+        if html.unescape(anchor) in inside:
+            classes += " going-further"
+        return f'<li class="{classes}"><a href="#{anchor}"'
+
+    return OUTLINE_ENTRY.sub(mark, side_html)
 
 
 FIGURE = re.compile(r'src="data:image/png;base64,([^"]+)"')
@@ -319,7 +354,7 @@ def build_edition(paths, out, exporter, language, available, log=print, prune=Fa
     written = []
     for i, (page, body) in enumerate(zip(pages, bodies, strict=True)):
         target = folder / page.name
-        body = body.replace(SIDE, side(pages, i, outlines[i], language), 1)
+        body = body.replace(SIDE, mark_outline(side(pages, i, outlines[i], language), body), 1)
         target.write_text(figures_beside(body, folder, target.stem), encoding="utf-8")
         written.append(target)
         log(f"wrote {target}")

@@ -27,6 +27,9 @@ The Chinese editions (`notebooks/zh-Hans/`, `notebooks/zh-Hant/`) get their deck
 Figures are embedded in the HTML as data: URIs (plots and Markdown images alike).
 The deck's template, its stylesheets and the index are files in `tools/templates/`.
 
+Every slide of a part off the main line (cells tagged `going-further`) says so in its top right corner,
+the part's first slide that it is optional (`label_going_further`).
+
 Every slide fits the screen, in type sized for a room: what a slide shows is chosen in the notebook's cell
 metadata (slide types, and the tags `slide-output-only` and `slide-figure-N` read by `fit_cells`), and
 `tools/slide_fit.py` names any slide that runs past the bottom or the right edge (docs/lecturers_guide.md).
@@ -116,8 +119,30 @@ TEXTS = {
     "title": N_("Slides"),
     "keys": N_("Arrow keys move, S opens the speaker notes, F is full screen, Esc shows an overview."),
     "off_slide": N_("In the notebook, not on the slide:"),  # heads the code a slide leaves to its notes
+    "further": N_("Going further"),  # the corner label of a slide of a going-further part
+    "further_first": N_("Going further · optional"),  # ... on the part's first slide
 }
 WORDS = {language: translated(TEXTS, language) for language in LANGUAGES}
+
+
+def label_going_further(cells, language: str = "en") -> None:
+    """Give, in place, every slide of a going-further part the label its corner shows.
+
+    A part begins a slide of its own and the cell after it another, so that no slide mixes the main line
+    with the part; the first cell of each slide of the part carries the label as ``slideshow.data`` (the
+    template writes it as ``data-going-further`` on the slide's <section>, the deck's script shows it),
+    the part's first slide saying that the part is optional."""
+    words = WORDS[language]
+    for run in offline_pages.going_further_runs(cells):
+        shown = [i for i in range(run.start, len(cells)) if slide_type(cells[i]) not in ("notes", "skip")]
+        after = [i for i in shown if i >= run.stop]
+        for i in shown[:1] + after[:1]:  # the part's first cell on a slide, and the first one after it
+            if slide_type(cells[i]) in ("-", "fragment", "subslide"):
+                cells[i].metadata.setdefault("slideshow", {})["slide_type"] = "slide"
+        starts = [group[0] for group in slide_groups(cells) if group[0] in run]
+        for i in starts:
+            label = words["further_first"] if i == starts[0] else words["further"]
+            cells[i].metadata.setdefault("slideshow", {})["data"] = {"going_further": label}
 
 
 def fit_cells(nb, language: str = "en") -> None:
@@ -193,6 +218,7 @@ def for_slides(nb, path: Path | None = None):
     for cell in nb.cells:
         if cell.cell_type == "code":
             cell.source = offline_pages.strip_harness(cell.source)
+    label_going_further(nb.cells, language)
     fit_cells(nb, language)
     for cell in nb.cells:
         if cell.cell_type == "markdown":  # links between notebooks become links between decks

@@ -9,6 +9,8 @@
 - The three editions (English in `notebooks/`, 简体中文 in `notebooks/zh-Hans/`, 繁體中文 in
   `notebooks/zh-Hant/`): each is written to its own folder (`<out>/`, `<out>/zh-Hans/`, `<out>/zh-Hant/`)
   sharing one `vendor/`, and every page carries a switch to the same page in the other languages.
+- `going_further_runs`: the parts off the main line (runs of cells tagged `going-further`), which the site
+  shows as one block and the decks label slide by slide.
 - `static_outputs`: every widget output of a notebook as a page with no kernel can show it. A lab or a quiz
   becomes itself (`attnlib.labs.mount_html`, drawn from the state the notebook stored by the same page module
   as in JupyterLab), a widget that stores a static form of itself keeps that, and any other widget gets a
@@ -317,6 +319,25 @@ def static_outputs(nb, language: str = "en") -> int:
                 static.pop("text/markdown", None)
             output["data"] = static or {"text/html": widget_note(language)}
     return labs
+
+
+# Every cell of a part off the main line ("## Going further: ...", after the last numbered section) carries
+# this tag; the site shows the part as one block and the decks label its slides.
+GOING_FURTHER = "going-further"
+
+
+def going_further_runs(cells) -> list[range]:
+    """The runs of consecutive cells tagged ``going-further``, as ranges of cell indices, in order: the
+    parts a page shows in one block and a deck labels on every slide."""
+    runs: list[range] = []
+    for i, cell in enumerate(cells):
+        if GOING_FURTHER not in cell.metadata.get("tags", []):
+            continue
+        if runs and runs[-1].stop == i:
+            runs[-1] = range(runs[-1].start, i + 1)
+        else:
+            runs.append(range(i, i + 1))
+    return runs
 
 
 def strip_harness(source: str) -> str:

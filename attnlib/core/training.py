@@ -1,6 +1,6 @@
 """Learning W_q and W_k: a tiny task (query i should attend to key j), its loss, gradients and descent.
 
-Taught in: 04 §7 (the loop written out) and 05 §4 (scaled against unscaled, at several d_k).
+Taught in: 04 §7 (the loop written out) and 05's going-further part (scaled against unscaled, at several d_k).
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ def attention_pair_loss(
 
     * ``loss="log"`` (04 §7): the mean of ``−log A[i, j]``. ``G = ∂loss/∂scores`` has
       ``(A[i] − onehot(j))/N`` in row i: the log cancels the softmax Jacobian, so G never vanishes.
-    * ``loss="values"`` (05 §4): the mean of ``‖o_i − x_j‖²`` with ``O = A·X`` (values ``V = X``): the
-      loss reaches the scores through ``O = A·V`` and the Jacobian ``diag(p) − p·pᵀ``, as in a
+    * ``loss="values"`` (05, going further): the mean of ``‖o_i − x_j‖²`` with ``O = A·X`` (values
+      ``V = X``): the loss reaches the scores through ``O = A·V`` and the Jacobian ``diag(p) − p·pᵀ``, as in a
       Transformer, where the loss is computed after the layer. ``G[i] = p ⊙ (g − (p·g)·1)`` with
       ``g = ∂loss/∂A[i]``.
 
@@ -144,7 +144,7 @@ def train_attention_pairs(
         X (T, d_model), W_q (d_model, d_k), W_k (d_model, d_k), queries (N,), keys (N,)
         -> losses (steps,), W_q (d_model, d_k), W_k (d_model, d_k)
 
-    Taught in: 05 §4
+    Taught in: 05 §Going further: what the argument assumes, and training
     """
     steps = check_positive_int(steps, "steps")
     W_q = as_float_array(W_q, "W_q", expected="(d_model, d_k)").copy()

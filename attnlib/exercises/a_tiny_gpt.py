@@ -63,7 +63,7 @@ def _loss_inputs() -> list[tuple[np.ndarray, np.ndarray]]:
 NEXT_TOKEN_LOSS = Exercise(
     name="check_next_token_loss",
     task="``my_next_token_loss(logits, targets)``: the mean of −log softmax(logits[t])[targets[t]]",
-    shapes="logits (T, V), targets (T,) -> ()",
+    shapes="logits (T, n_vocab), targets (T,) -> ()",
     reference=solution_next_token_loss,
     inputs=_loss_inputs(),
     # Large logits: exp overflows unless the row maximum is subtracted first.
@@ -147,7 +147,7 @@ SAMPLE_WITH_TEMPERATURE = Exercise(
         "``my_sample(logits, temperature, u)``: the first token whose cumulative probability under "
         "``softmax(logits / temperature)`` exceeds the uniform number ``u``"
     ),
-    shapes="logits (V,), temperature (), u () -> token id ()",
+    shapes="logits (n_vocab,), temperature (), u () -> token id ()",
     reference=solution_sample,
     # In each input the right answer and the four mistakes below pick five different tokens.
     inputs=[

@@ -459,3 +459,53 @@ def test_figures_are_drawn_at_twice_the_pixels_they_take(page, site):
         assert s["shown"] <= s["attribute"] + 0.5, s
     context_width = page.evaluate("() => innerWidth")
     assert context_width >= 800 and any(s["shown"] == s["attribute"] for s in sizes), sizes
+
+
+# ---- a part off the main line (cells tagged going-further) -------------------------------------------------
+
+# The going-further block of a page, its label and the outline entries it marks, as drawn.
+GOING_FURTHER_JS = """() => {
+  const part = document.querySelector('main section.going-further');
+  const label = part.querySelector('.going-further-label');
+  const box = part.getBoundingClientRect(), style = getComputedStyle(part);
+  const ids = new Set(Array.from(part.querySelectorAll('[id]'), (el) => el.id));
+  const entries = Array.from(document.querySelectorAll('.site-outline li'), (li) => {
+    const id = decodeURIComponent(li.querySelector('a').hash.slice(1));
+    return {inside: ids.has(id) || ids.has(li.querySelector('a').hash.slice(1)),
+            marked: li.classList.contains('going-further')};
+  });
+  return {count: document.querySelectorAll('section.going-further').length,
+          label: label.textContent.replace(/\\s+/g, ' ').trim(),
+          labelVisible: label.getBoundingClientRect().height > 0, first: part.querySelector('.jp-Cell') !== null,
+          left: box.left, right: box.right, rule: style.borderLeftWidth, paper: style.backgroundColor,
+          scrollWidth: document.documentElement.scrollWidth, entries};
+}"""
+
+
+@pytest.mark.parametrize("language", ["en", "zh-Hans", "zh-Hant"])
+def test_a_going_further_part_is_one_labelled_block_on_a_desktop_and_a_phone(browser, site, language):
+    """Each page with cells tagged going-further shows them as one tinted block with a rule on its left and
+    the label in the page's language at its top; the outline marks exactly the entries that lead into it;
+    on a phone the block stays within the screen."""
+    folder = edition_dir(site, language)
+    pages = [p for p in sorted(folder.glob("[0-9][0-9]_*.html"))
+             if 'class="going-further"' in p.read_text(encoding="utf-8")]
+    assert pages, "no page has a going-further part (cells tagged going-further)"
+    words = build_site.WORDS[language]
+    for path in pages:
+        for width in (1280, 390):
+            context = browser.new_context(viewport={"width": width, "height": 900})
+            page = context.new_page()
+            watch = Watch(page)
+            page.goto(path.as_uri())
+            page.evaluate(FONTS_READY_JS)
+            part = page.evaluate(GOING_FURTHER_JS)
+            where = f"{language}/{path.name} at {width} px"
+            assert part["count"] == 1 and part["labelVisible"] and part["first"], where
+            assert part["label"].startswith(words["further"]) and words["further_note"] in part["label"], where
+            assert part["rule"] == "4px" and part["paper"] not in ("rgba(0, 0, 0, 0)", "rgb(255, 255, 255)"), where
+            assert 0 <= part["left"] and part["right"] <= width and part["scrollWidth"] <= width, (where, part)
+            assert any(e["marked"] for e in part["entries"]), where
+            assert all(e["marked"] == e["inside"] for e in part["entries"]), (where, part["entries"])
+            watch.check()
+            context.close()

@@ -225,6 +225,61 @@ def test_the_walk_names_a_slide_that_does_not_fit(page, decks, tmp_path):
     assert overflows[0].below > 100 and overflows[1].beyond > 100
 
 
+# Every slide of the deck in turn: its going-further label, what the corner shows, and whatever the corner
+# covers (the slide number, an arrow, the language switch; a text, figure, formula or control of the slide).
+CORNER_JS = """() => {
+  Reveal.configure({transition: 'none', backgroundTransition: 'none'});
+  const corner = document.querySelector('.deck-going-further');
+  const seen = [];
+  for (const slide of Reveal.getSlides()) {
+    const at = Reveal.getIndices(slide);
+    Reveal.slide(at.h, at.v);
+    const r = corner.getBoundingClientRect();
+    const hit = (q) => q.width > 0 && q.height > 0 && q.left < r.right && r.left < q.right
+                       && q.top < r.bottom && r.top < q.bottom;
+    const fixed = '.reveal .slide-number, .reveal .controls button, .deck-languages';
+    const others = [...document.querySelectorAll(fixed)].filter((el) => el.getClientRects().length
+      && getComputedStyle(el).visibility !== 'hidden' && hit(el.getBoundingClientRect()));
+    const content = [];
+    const walk = document.createTreeWalker(slide, NodeFilter.SHOW_TEXT);
+    for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+      if (!node.data.trim() || node.parentElement.closest('aside.notes, script, style')) continue;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      if ([...range.getClientRects()].some(hit)) content.push(node.data.slice(0, 40));
+    }
+    for (const el of slide.querySelectorAll('img, svg, mjx-container, input, select, button')) {
+      if (!el.closest('aside.notes') && hit(el.getBoundingClientRect())) content.push(el.tagName);
+    }
+    seen.push({at: [at.h, at.v], label: slide.dataset.goingFurther || null,
+               text: corner.hidden ? null : corner.textContent,
+               others: others.map((el) => el.className), content});
+  }
+  return seen;
+}"""
+
+
+def test_a_going_further_slide_says_so_in_a_corner_clear_of_everything(page, decks):
+    """Every slide of a going-further part shows its label in the top right corner (the part's first slide:
+    "optional"), no other slide does, and at every screen size the corner covers neither the slide number,
+    the arrows and the language switch nor anything the slide shows."""
+    parts = [name for name, deck in decks.items() if "data-going-further" in deck.read_text(encoding="utf-8")]
+    assert parts, "no deck has a going-further part (cells tagged going-further)"
+    words = build_slides.WORDS["en"]
+    for name in parts:
+        for width, height in (*slide_fit.SIZES, (1280, 800)):
+            page.set_viewport_size({"width": width, "height": height})
+            page.goto(decks[name].as_uri())
+            page.wait_for_function("() => window.Reveal && Reveal.isReady()", timeout=15_000)
+            page.evaluate(FONTS_READY_JS)
+            slides = page.evaluate(CORNER_JS)
+            labels = [s["label"] for s in slides if s["label"]]
+            assert labels[0] == words["further_first"] and set(labels) <= {words["further_first"], words["further"]}
+            for s in slides:
+                assert s["text"] == s["label"], f"{name} slide {s['at']}: the corner shows {s['text']!r}"
+                assert not s["others"] and not s["content"], f"{name} at {width}×{height}, slide {s['at']}: {s}"
+
+
 # ---- the Chinese editions -----------------------------------------------------------------------------
 
 EDITIONS = [ROOT / "notebooks" / lang / "01_inner_products.ipynb" for lang in ("zh-Hans", "zh-Hant")]
