@@ -56,7 +56,7 @@ from .core import (
     split_heads,
     train_attention_pairs,
 )
-from .i18n import set_language
+from .i18n import pad, set_language
 
 __version__ = "0.1.0"
 
@@ -89,7 +89,8 @@ __all__ = [
     "attention_pair_loss",
     "nested_dot_products",
     "train_attention_pairs",
-    # the language attnlib writes in
+    # the language attnlib writes in, and printed tables that line up in it
+    "pad",
     "set_language",
 ]
 

@@ -22,11 +22,13 @@ Taught in: 00 §2
 from __future__ import annotations
 
 import json
+import unicodedata
 from functools import cache
 from pathlib import Path
 
 __all__ = [
-    "LANGUAGES", "LANGUAGE_NAMES", "N_", "catalogue", "language", "resolve_markup", "set_language", "tr",
+    "LANGUAGES", "LANGUAGE_NAMES", "N_", "catalogue", "language", "pad", "resolve_markup", "set_language",
+    "tr",
 ]  # fmt: skip
 
 LANGUAGES = ("en", "zh-Hans", "zh-Hant")
@@ -119,3 +121,45 @@ def N_(text: str) -> str:  # noqa: N802 (the gettext name for "translate later")
     """Mark `text` for translation where it is stored; :func:`tr` translates it where it is shown.
     """
     return text
+
+
+def _display_width(text: str) -> int:
+    # a wide or full-width character (East Asian Width W or F) takes two columns, a combining mark none
+    return sum(0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+               for ch in text)
+
+
+def pad(text: str, width: int, align: str = "<") -> str:
+    """`text` padded with spaces to `width` columns of a terminal, for a printed table.
+
+    Like ``f"{text:<{width}}"``, except that a Chinese character (or any wide or full-width one, East
+    Asian Width W or F) counts as two columns, as a monospaced font draws it, so that a column of
+    Chinese labels lines up. Text already as wide as `width` or wider comes back unchanged.
+
+    Parameters
+    ----------
+    text : str
+    width : int
+        Columns to fill.
+    align : {"<", ">", "^"}
+        Left, right or centred, as in a format specification.
+
+    Returns
+    -------
+    str
+        The same text with spaces on the left, the right or both.
+
+    Examples
+    --------
+    >>> pad("ab", 4, ">") + "|", pad("权重", 6) + "|"
+    ('  ab|', '权重  |')
+
+    Taught in: 01 §5, 07 §3, 09 §4
+    """
+    if align not in ("<", ">", "^"):
+        from .checks import check_choice  # here: checks.py itself speaks through this module
+
+        check_choice(align, "align", ("<", ">", "^"))
+    room = max(width - _display_width(text), 0)
+    left = {"<": 0, ">": room, "^": room // 2}[align]
+    return " " * left + text + " " * (room - left)

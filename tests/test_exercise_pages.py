@@ -71,7 +71,7 @@ def test_a_task_names_the_hidden_inputs_and_what_to_write():
     assert len(task.watch) == len(exercise_named("check_softmax_rows").mistakes)
     with set_language("zh-Hant"):
         puzzle = puzzle_task("W_q_green", "W_k_green", "green", "grass", "notebooks/zh-Hant/04.ipynb")
-    assert "'green'" in puzzle.paragraphs[1] and "列" in puzzle.paragraphs[0]  # a matrix row in Taiwan
+    assert "「green」" in puzzle.paragraphs[1] and "列" in puzzle.paragraphs[0]  # a matrix row in Taiwan
 
 
 def test_an_unknown_checker_is_named():

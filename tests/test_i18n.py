@@ -38,3 +38,14 @@ def test_the_row_and_column_markup_follows_each_edition():
     assert i18n.resolve_markup("row {token}", "en") == "row {token}"
     for name in ("zh-Hans", "zh-Hant"):
         assert not any("{行}" in t or "{列}" in t for t in i18n.catalogue(name).values())
+
+
+def test_pad_counts_a_chinese_character_as_two_columns():
+    assert attnlib.pad("masked", 8, ">") == f"{'masked':>8}"  # English: exactly the format spec
+    assert attnlib.pad("有掩码", 8, ">") == "  有掩码"  # 3 wide characters: 6 columns
+    assert attnlib.pad("权重", 6) == "权重  " and attnlib.pad("权", 5, "^") == " 权  "
+    assert attnlib.pad("加掩码的模型", 4) == "加掩码的模型"  # never cut
+    labels = [attnlib.pad(t, 14, ">") + "：" for t in ("加掩码的模型", "不加掩码的模型")]
+    assert len({i18n._display_width(t) for t in labels}) == 1  # a column that lines up
+    with pytest.raises(ValueError, match="align"):
+        attnlib.pad("x", 3, "=")

@@ -434,7 +434,7 @@ def test_lab_data_has_one_json_able_record_per_prompt_with_the_documented_shapes
 @pytest.mark.parametrize(
     ("prompts", "kwargs", "match"),
     [
-        (["az"], {}, r"character 'z' at position 1"),
+        (["az"], {}, r"character 2 of 'az', 'z', is not"),
         ([""], {}, r"non-empty string; got ''"),
         ([], {}, r"non-empty list of strings"),
         (["abcde"], {"n_new": 2}, r"more than the context T_max=6"),

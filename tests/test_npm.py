@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.repo
 
 PAGES = {p.name for p in (*build_site.PACKAGES, *build_slides.PACKAGES)}  # what the built pages carry
-DATA = {make_cjk_font.NPM_PACKAGE, build_tang_poems.PACKAGE}  # the sources of committed data
+DATA = {make_cjk_font.NPM_PACKAGE, make_cjk_font.TC_PACKAGE, build_tang_poems.PACKAGE}  # sources of committed data
 
 
 def test_package_json_pins_exactly_the_packages_the_tools_use():

@@ -127,7 +127,7 @@ def test_entropy_curves_errors():
 def test_distribution_labels_in_chinese(zh_hans):
     ax = plot.entropy_curves(X @ X.T, TOKENS, scales=np.linspace(0, 5, 11))
     assert ax.get_xlabel() == "缩放系数 β" and ax.get_ylabel() == "这一行的熵（奈特）"
-    assert [t.get_text() for t in ax.get_legend().get_texts()][:2] == ["行 早", "行 上"]
+    assert [t.get_text() for t in ax.get_legend().get_texts()][:2] == ["行“早”", "行“上”"]
     ax = plot.weights_row([0.5, 0.5], max_keys=4)
     assert ax.texts[1].get_text() == "2 个键  ·  虚线：均匀权重 1/2"
     axes = plot.saturation_curves(np.array([1, 4]), np.ones((3, 2)) / 2, np.ones((3, 2)) / 2, n_keys=2)

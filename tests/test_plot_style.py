@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 import warnings
+from pathlib import Path
 
 import matplotlib as mpl
 import matplotlib.pyplot as plt
@@ -32,6 +33,67 @@ def test_cjk_tokens_render_without_missing_glyphs(tmp_path):
             fig.savefig(tmp_path / "cjk.png")
     assert [t.get_text() for t in ax.get_xticklabels()] == tokens
     assert (tmp_path / "cjk.png").stat().st_size > 1000
+
+
+def drawn_with(text) -> list[str]:
+    """The font files matplotlib draws ``text`` (a Text artist) with, one per character."""
+    from matplotlib import font_manager
+    from matplotlib.ft2font import FT2Font
+
+    files = font_manager.fontManager._find_fonts_by_props(text.get_fontproperties())
+    fonts = [FT2Font(str(f)) for f in files]
+    return [next((Path(f.fname).name for f in fonts if f.get_char_index(ord(ch))), "none")
+            for ch in text.get_text()]
+
+
+@pytest.mark.parametrize(("language", "face"), [("zh-Hant", "NotoSansTC-Subset.ttf"),
+                                                ("zh-Hans", "NotoSansSC-Subset.ttf"),
+                                                ("en", "NotoSansSC-Subset.ttf")])
+def test_a_figure_draws_its_chinese_with_the_face_of_its_script(tmp_path, language, face):
+    """A 繁體 figure: Traditional glyph shapes (Noto Sans TC, 勻 not drawn as 匀); 简体 and English: SC."""
+    import attnlib
+
+    title = "注意力權重：勻稱的一列" if language == "zh-Hant" else "注意力权重：均匀的一行"
+    with warnings.catch_warnings(), attnlib.set_language(language), plot.use_style():
+        warnings.simplefilter("error")  # a missing glyph fails the test
+        fig, ax = plt.subplots()
+        plot.heatmap(np.full((3, 3), 1 / 3), ["早", "上", "好"], ["早", "上", "好"], ax=ax, title=title)
+        fig.savefig(tmp_path / "figure.png")
+        assert plot.font_family()[1] == ("Noto Sans TC" if language == "zh-Hant" else "Noto Sans SC")
+        chinese = [f for ch, f in zip(title, drawn_with(ax.title), strict=True) if "\u4e00" <= ch <= "\u9fff"]
+        assert set(chinese) == {face}, chinese
+        ticks = [f for t in ax.get_xticklabels() for f in drawn_with(t)]
+        assert set(ticks) == {face}, ticks
+
+
+def test_every_character_the_hant_edition_shows_has_a_traditional_face():
+    """The TC subset holds every character of the 繁體 text: a figure never falls back to SC shapes for
+    it (the few Simplified characters the edition quotes are merged in from SC by tools/make_cjk_font)."""
+    from fontTools.ttLib import TTFont
+
+    from tools import make_cjk_font
+
+    with TTFont(plot.HANT_FONT) as font:
+        cmap = font.getBestCmap()
+        assert font["name"].getDebugName(1) == "Noto Sans TC"
+    missing = "".join(sorted(c for c in make_cjk_font.hant_characters() if ord(c) not in cmap))
+    assert not missing, f"the TC font lacks {missing}: run `python -m tools.make_cjk_font`"
+
+
+@pytest.mark.parametrize("script", ["SC", "TC"])
+def test_the_bold_faces_hold_every_character_drawn_bold(script):
+    """The pages draw headings and bold text from weight 700 of the bundled family, never a faked bold:
+    the bold subset holds every CJK character its editions draw bold."""
+    from fontTools.ttLib import TTFont
+
+    from tools import make_cjk_font
+
+    face = make_cjk_font.Face(script, 700)
+    with TTFont(face.output) as font:
+        cmap = font.getBestCmap()
+        assert font["OS/2"].usWeightClass == 700 and font["name"].getDebugName(1) == face.family
+    missing = "".join(sorted(c for c in make_cjk_font.bold_characters(script) if ord(c) not in cmap))
+    assert not missing, f"{face.output.name} lacks {missing}: run `python -m tools.make_cjk_font`"
 
 
 def test_use_style_as_context_manager_restores_settings():

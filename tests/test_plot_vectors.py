@@ -163,7 +163,7 @@ def test_vector_pictures_in_chinese(zh_hans):
     assert ax.get_title().endswith("= 1.00")  # the numbers as in English
     ax = plot.contribution_bars([0.5, 0.5], np.eye(2), ["早", "上"])
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert labels == ["输出（总和）", "早：0.50 × 它的行", "上：0.50 × 它的行"]  # {行} written for 简体
+    assert labels == ["输出（总和）", "“早”：0.50 × 它的行", "“上”：0.50 × 它的行"]  # {行} written for 简体
     assert [t.get_text() for t in ax.get_xticklabels()] == ["特征 1", "特征 2"]
     ax = plot.weight_bars([0.25, 0.75], ["早", "上"])
     assert ax.get_xlabel() == "键" and ax.get_ylabel() == "注意力权重"

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import attnlib
 from attnlib.data import DATA_DIR
-from attnlib.gpt.text import POEM_END, CharTokenizer, load_poems
+from attnlib.gpt.text import POEM_END, CharTokenizer, in_script, load_poems
 
 VOCAB = list("。床前明月光，")
 
@@ -40,7 +40,7 @@ def test_decode_undoes_encode(text):
 
 def test_an_unknown_character_names_itself_its_position_and_the_vocabulary_size():
     tok = CharTokenizer(VOCAB)
-    with pytest.raises(ValueError, match=r"character '日' at position 2 .* vocabulary of 7 characters"):
+    with pytest.raises(ValueError, match=r"character 3 of '.*', '日', is not in the vocabulary of 7 characters"):
         tok.encode("明月日")
 
 
@@ -124,3 +124,13 @@ def test_load_poems_refuses_a_split_that_holds_everything_out():
 def test_more_bad_input_is_refused_by_name(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+def test_in_script_writes_the_models_characters_in_the_script_of_the_edition():
+    assert in_script("过老子庙，风") == "过老子庙，风"  # English and 简体: as the model wrote it
+    with attnlib.set_language("zh-Hans"):
+        assert in_script("烟连惊长识") == "烟连惊长识"
+    with attnlib.set_language("zh-Hant"):
+        assert in_script("过老子庙，风\n") == "過老子廟，風\n"
+        assert in_script("烟连惊长识") == "煙連驚長識"
+        assert in_script("明月") == "明月"  # the same in both scripts

@@ -307,6 +307,21 @@ def test_formulas_and_code_spans_are_those_of_the_english(path):
     assert not wrong, "\n".join(wrong)
 
 
+# A formula is the same in every edition, so a word inside one stays English on a Chinese page: `\text{}` in a
+# formula holds only a name (of the code, the data, a feature or a token), never a phrase such as "row by row".
+NAMES_IN_FORMULAS = {"id", "logits", "targets", "length", "lengths", "cls", "green", "action", "alive",
+                     "num", "ana", "rel"}  # num, ana: numerical and analytic gradients (09 §3); rel: their error
+
+
+@pytest.mark.parametrize("path", ENGLISH_NOTEBOOKS, ids=lambda p: p.stem)
+def test_no_formula_holds_english_words(path):
+    texts = [t for cell in nbformat.read(path, as_version=4).cells if cell.cell_type == "markdown"
+             for formula in MATH_OR_CODE.findall(cell.source) if formula.startswith("$")
+             for t in re.findall(r"\\text\{([^}]*)\}", formula)]
+    words = [t for t in texts if not HAN.search(t) and t.strip() not in NAMES_IN_FORMULAS]
+    assert not words, f"English in a formula (move it to the sentence, or write a symbol): {words}"
+
+
 def test_no_library_key_is_translated_two_ways():
     seen: dict[str, tuple[str, str]] = {}
     clashes = []
@@ -417,10 +432,13 @@ def test_every_translated_string_draws_with_no_missing_glyph(tmp_path):
 
 
 def test_committed_font_is_what_the_script_builds(tmp_path, all_npm_packages):
-    """Byte-identical: the committed subset is up to date with the text, and the build is deterministic."""
-    out = tmp_path / "font.ttf"  # from the pinned font package, installed by the fixture (npm ci)
-    make_cjk_font.main(["--output", str(out)])
-    assert out.read_bytes() == make_cjk_font.OUTPUT_FONT.read_bytes(), "rerun `python -m tools.make_cjk_font`"
+    """Byte-identical: the committed subsets (SC and TC, regular and bold) are up to date with the text,
+    and the build is deterministic."""
+    make_cjk_font.main(["--output-dir", str(tmp_path)])  # from the pinned font packages (npm ci by the fixture)
+    for face in make_cjk_font.FACES:
+        built = (tmp_path / face.output.name).read_bytes()
+        assert built == face.output.read_bytes(), f"{face.output.name}: rerun `python -m tools.make_cjk_font`"
+    assert (tmp_path / "OFL.txt").read_bytes() == make_cjk_font.OUTPUT_LICENSE.read_bytes()
 
 
 # --- the editions as executed ----------------------------------------------------------------------

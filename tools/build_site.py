@@ -21,7 +21,8 @@ editions (`notebooks/zh-Hans/`, `notebooks/zh-Hant/`) get the same pages in `<ou
 - Nothing is loaded from outside the folder: MathJax and MiniSearch are installed once by `npm ci` into
   `node_modules/` (tools/npm.py, as for `make slides`; npm checks them against package-lock.json), and the
   few files a page uses (MathJax's fonts, the search) copied to `<out>/vendor/` with their licences, beside
-  the CJK font that attnlib bundles (SIL OFL 1.1).
+  the CJK fonts that attnlib bundles (SIL OFL 1.1): Noto Sans SC for the English and 简体 pages, Noto Sans TC
+  for the 繁體 ones, regular and bold.
   The page style is nbconvert's JupyterLab stylesheet (BSD-3-Clause, written once to `assets/`) and
   `assets/site.css`; it, the page template and the index are files in `tools/templates/`.
 """
@@ -335,7 +336,7 @@ def build_edition(paths, out, exporter, language, available, log=print, prune=Fa
     folder = offline_pages.edition_folder(out, language)
     folder.mkdir(parents=True, exist_ok=True)
     root = offline_pages.root_prefix(language)
-    urls = {"cjk_font": root + offline_pages.CJK_URL}
+    urls = offline_pages.cjk_urls(language, root)  # Traditional shapes for zh-Hant, Simplified otherwise
     books = [nbformat.read(path, as_version=4) for path in paths]
     pages = [Page(p, notebook_title(nb) or p.stem, first_paragraph(nb))
              for p, nb in zip(paths, books, strict=True)]

@@ -20,7 +20,7 @@ No PyPI package ships either npm package in a usable form (jupyter-server-mathja
 jupyterlab-rise a webpack bundle), so the npm packages are installed once, at build time, by
 `npm ci` from the lockfile into `node_modules/` (tools/npm.py, shared with `make site`; npm checks each
 tarball's sha512), and only the files the slides use are copied to `<out>/vendor/` with their licences
-(about 1.2 MB: reveal.js and MathJax's fonts, plus the 2.6 MB font).
+(about 1.2 MB: reveal.js and MathJax's fonts, plus the CJK fonts: a deck loads its script's, SC or TC).
 Presenting needs no network; only the first build needs npm (later builds reuse node_modules/).
 The Chinese editions (`notebooks/zh-Hans/`, `notebooks/zh-Hant/`) get their decks in `<out>/zh-Hans/` and
 `<out>/zh-Hant/` (one shared `vendor/`); every deck and index has a switch to the other languages.
@@ -80,9 +80,9 @@ def copy_assets(out: Path, root: str = "") -> dict[str, str]:
     return asset_urls(root)
 
 
-def asset_urls(root: str = "") -> dict[str, str]:
+def asset_urls(root: str = "", language: str = "en") -> dict[str, str]:
     return {
-        "cjk_font": root + offline_pages.CJK_URL,
+        **offline_pages.cjk_urls(language, root),  # Traditional shapes for zh-Hant, Simplified otherwise
         "reveal": f"{root}vendor/{REVEAL.folder}",
         "math_fonts": root + offline_pages.MATHJAX_FONTS,
     }
@@ -274,7 +274,7 @@ def build(notebooks: list[Path], out: Path, log=print, prune: bool = False) -> l
     for language, paths in groups.items():
         folder = offline_pages.edition_folder(out, language)
         folder.mkdir(parents=True, exist_ok=True)
-        urls = asset_urls(offline_pages.root_prefix(language))
+        urls = asset_urls(offline_pages.root_prefix(language), language)
         exporter = make_exporter(urls)
         written = []
         for path in paths:
@@ -319,7 +319,7 @@ def write_index(out: Path, language: str = "en", available: tuple[str, ...] = ("
     for deck in sorted(out.glob("*.slides.html")):
         found = re.search(r"<title>(.*) · [^·<]*</title>", deck.read_text(encoding="utf-8"))
         decks.append({"href": html.escape(deck.name), "title": found.group(1) if found else deck.name})
-    urls = asset_urls(offline_pages.root_prefix(language))
+    urls = asset_urls(offline_pages.root_prefix(language), language)
     (out / "index.html").write_text(
         offline_pages.render(INDEX, lang=language, title=words["title"], keys=words["keys"], languages=switch,
                              decks=decks, resources={"offline": urls}),

@@ -1,4 +1,4 @@
-"""Build the small Chinese font that ships inside ``attnlib``.
+"""Build the small Chinese fonts that ship inside ``attnlib``: one per script, each in two weights.
 
 Why
 ---
@@ -34,6 +34,23 @@ are left out, which keeps the file at about 2.4 MB instead of 10.6 MB.
 (Traditional characters with their own code points, such as 們 機 語, are
 ordinary characters of the font and are kept when the text uses them.)
 
+One face per script
+-------------------
+The subset above is Noto Sans SC: Simplified glyph shapes, for the English and 简体 editions. The 繁體
+edition gets Noto Sans TC (the same design with Traditional shapes: 勻 is not drawn as 匀), subset to
+the characters the 繁體 text really uses (its notebooks, its catalogues, the tiny GPT's vocabulary in
+Traditional form, the toy data) plus the punctuation ranges above; the few characters Noto Sans TC
+lacks (a Simplified character quoted in a formula, the name 简体中文 in the language switch) are taken
+from Noto Sans SC and merged in, so one file draws everything the edition shows.
+
+Headings and bold text are drawn from a real bold weight, not a faked one: for each script a subset of
+the 700 Bold face holding only the CJK characters that headings, table heads, bold text and the bold
+words of the site and the decks use (``bold_characters``), with the CJK punctuation ranges.
+
+Four files: ``NotoSansSC-Subset.ttf`` (regular, the face matplotlib draws every figure of the English
+and 简体 editions with, and the fallback of the 繁體 figures), ``NotoSansSC-Bold-Subset.ttf``,
+``NotoSansTC-Subset.ttf`` and ``NotoSansTC-Bold-Subset.ttf``.
+
 How to rebuild
 --------------
 From the repository root, with fonttools installed (``pip install fonttools``)
@@ -41,11 +58,11 @@ and ``npm`` on the PATH::
 
     python -m tools.make_cjk_font
 
-This reads ``NotoSansSC_400Regular.ttf`` and ``LICENSE_FONT`` from the pinned
-``@expo-google-fonts/noto-sans-sc`` package (package.json; installed by ``npm ci``
-into ``node_modules/`` by ``tools/npm.py`` when it is not there), and writes
-``attnlib/fonts/NotoSansSC-Subset.ttf`` and ``attnlib/fonts/OFL.txt``. Use
-``--source`` to build from a ``.ttf`` you already have. The output is
+This reads the 400 Regular and 700 Bold ``.ttf`` files and ``LICENSE_FONT`` from the pinned
+``@expo-google-fonts/noto-sans-sc`` and ``@expo-google-fonts/noto-sans-tc`` packages (package.json;
+installed by ``npm ci`` into ``node_modules/`` by ``tools/npm.py`` when they are not there), and writes
+the four fonts and ``attnlib/fonts/OFL.txt`` (the two packages' licences are the same text). Use
+``--source`` to build only the SC regular subset from a ``.ttf`` you already have. The output is
 deterministic: the ``head.modified`` timestamp of the source font is kept, so
 rebuilding from the same source and text gives the same bytes. Once the
 package is installed a rebuild takes a few seconds.
@@ -54,12 +71,17 @@ package is installed a rebuild takes a few seconds.
 from __future__ import annotations
 
 import argparse
+import json
+import re
 import shutil
 import sys
+import tempfile
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 from fontTools import subset
+from fontTools.merge import Merger
 from fontTools.ttLib import TTFont
 
 from . import npm
@@ -71,7 +93,41 @@ OUTPUT_FONT = FONT_DIR / "NotoSansSC-Subset.ttf"
 OUTPUT_LICENSE = FONT_DIR / "OFL.txt"
 
 NPM_PACKAGE = "@expo-google-fonts/noto-sans-sc"  # pinned in package.json (tools/npm.py)
+TC_PACKAGE = "@expo-google-fonts/noto-sans-tc"
 FONT_MEMBER = "400Regular/NotoSansSC_400Regular.ttf"
+
+
+@dataclass(frozen=True)
+class Face:
+    """One font file attnlib ships: a script ("SC" or "TC") at a weight (400 or 700)."""
+
+    script: str
+    weight: int
+
+    @property
+    def package(self) -> str:
+        return NPM_PACKAGE if self.script == "SC" else TC_PACKAGE
+
+    @property
+    def member(self) -> str:
+        style = "400Regular" if self.weight == 400 else "700Bold"
+        return f"{style}/NotoSans{self.script}_{style}.ttf"
+
+    @property
+    def family(self) -> str:
+        return f"Noto Sans {self.script}"
+
+    @property
+    def output(self) -> Path:
+        return FONT_DIR / f"NotoSans{self.script}{'' if self.weight == 400 else '-Bold'}-Subset.ttf"
+
+    @property
+    def language(self) -> str:
+        """The edition whose text the face is cut for (the English edition shares the SC faces)."""
+        return "zh-Hans" if self.script == "SC" else "zh-Hant"
+
+
+FACES = (Face("SC", 400), Face("SC", 700), Face("TC", 400), Face("TC", 700))
 LICENSE_MEMBER = "LICENSE_FONT"
 LICENSE_NAMES = ("LICENSE_FONT", "OFL.txt", "OFL")  # not LICENSE: that is the MIT code licence
 EXPECTED_FAMILY = "Noto Sans SC"
@@ -134,12 +190,10 @@ def is_cjk(char: str) -> bool:
     return "\u2e80" <= char <= "\u9fff" or "\uf900" <= char <= "\ufaff" or "\ufe30" <= char <= "\uffef"
 
 
-def text_characters(root: Path = REPO_ROOT) -> set[str]:
-    """Every CJK character of the series' text files (escaped JSON strings decoded)."""
-    import json
-
+def characters_of(globs: Iterable[str], root: Path = REPO_ROOT) -> set[str]:
+    """Every CJK character of the files matching ``globs`` (escaped JSON strings decoded)."""
     chars: set[str] = set()
-    for pattern in TEXT_GLOBS:
+    for pattern in globs:
         for path in sorted(root.glob(pattern)):
             text = path.read_text(encoding="utf-8")
             if path.suffix in (".json", ".ipynb"):
@@ -148,13 +202,97 @@ def text_characters(root: Path = REPO_ROOT) -> set[str]:
     return chars
 
 
-def wanted_codepoints() -> set[int]:
-    """Return the Unicode code points the subset should contain."""
-    codepoints = {ord(ch) for ch in gb2312_characters()}
+def text_characters(root: Path = REPO_ROOT) -> set[str]:
+    """Every CJK character of the series' text files (escaped JSON strings decoded)."""
+    return characters_of(TEXT_GLOBS, root)
+
+
+# The text of the 繁體 edition: its notebooks (sources and stored outputs), its catalogues, the toy data.
+HANT_GLOBS = (
+    "notebooks/zh-Hant/*.ipynb",
+    "attnlib/locale/zh-Hant/*.json",
+    "docs/lecturers_guide.zh-Hant.md",
+    "data/zao_shang_hao.json",
+    "data/green_grass.json",
+)
+
+
+def hant_characters(root: Path = REPO_ROOT) -> set[str]:
+    """Every CJK character the 繁體 edition shows: its text, and the tiny GPT's vocabulary as the 繁體
+    pages and figures show it (through ``data/tang_vocab_hant.json``, the table the live lab uses)."""
+    from attnlib.gpt.text import load_poems
+
+    table = json.loads((root / "data" / "tang_vocab_hant.json").read_text(encoding="utf-8"))["to_hant"]
+    vocabulary = {table.get(ch, ch) for ch in load_poems().tokenizer.vocab}
+    return characters_of(HANT_GLOBS, root) | {ch for ch in vocabulary if is_cjk(ch)}
+
+
+# Bold text in Markdown and HTML: a heading, **strong**, __strong__, <b>, <strong>, <th>, <h1>-<h6>,
+# and the head row of a Markdown table (the line above its |---| rule).
+BOLD_MARKUP = re.compile(
+    r"^ {0,3}#{1,6}[ \t]+([^\n]+)|\*\*(.+?)\*\*|__(.+?)__|<(b|strong|th|h[1-6])\b[^>]*>(.*?)</\4\s*>"
+    r"|^([^\n]*\|[^\n]*)\n[ \t]*\|?[ \t]*:?-{3,}",
+    re.M | re.S | re.I,
+)
+# The notebooks of the editions each script draws (the English pages quote 简体 tokens).
+EDITION_GLOBS = {
+    "SC": ("notebooks/*.ipynb", "notebooks/zh-Hans/*.ipynb"),
+    "TC": ("notebooks/zh-Hant/*.ipynb",),
+}
+
+
+def bold_texts(text: str) -> list[str]:
+    """The bold runs of a Markdown or HTML text."""
+    return ["".join(m[k] or "" for k in (1, 2, 3, 5, 6)) for m in BOLD_MARKUP.finditer(text)]
+
+
+def _joined(value: str | list[str]) -> str:
+    return value if isinstance(value, str) else "".join(value)
+
+
+def bold_characters(script: str, root: Path = REPO_ROOT) -> set[str]:
+    """Every CJK character a page or a deck of the script's editions draws bold: the bold runs of the
+    notebooks' Markdown and of their HTML and Markdown outputs, every word of the site and the decks
+    (``publishing.json``: titles, side titles, the going-further label), the language names (the
+    current one is bold in the switch) and the title of an exercise's task card."""
+    from attnlib.exercises.tasks import WORDS
+    from attnlib.i18n import LANGUAGE_NAMES
+
+    texts: list[str] = []  # Markdown and HTML, of which only the bold runs count
+    for pattern in EDITION_GLOBS[script]:
+        for path in sorted(root.glob(pattern)):
+            for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+                if cell["cell_type"] == "markdown":
+                    texts.append(_joined(cell["source"]))
+                for output in cell.get("outputs", []):
+                    data = output.get("data", {})
+                    texts.extend(_joined(data.get(kind, "")) for kind in ("text/html", "text/markdown"))
+    catalogues = root / "attnlib" / "locale" / Face(script, 700).language
+    publishing = json.loads((catalogues / "publishing.json").read_text(encoding="utf-8"))
+    title = json.loads((catalogues / "exercises.json").read_text(encoding="utf-8")).get(WORDS["title"], "")
+    whole = [*LANGUAGE_NAMES.values(), *publishing.values(), title]  # drawn bold as they are
+    chars: set[str] = set()
+    for run in whole + [run for text in texts for run in bold_texts(text)]:
+        chars.update(ch for ch in run if is_cjk(ch))
+    return chars
+
+
+def wanted_codepoints(face: Face = FACES[0]) -> set[int]:
+    """Return the Unicode code points the subset of ``face`` should contain.
+
+    SC regular: GB2312, the extra ranges, the symbols and every character of every edition (it draws
+    the English and 简体 figures and is the last resort of the 繁體 ones). TC regular: the extra ranges,
+    the symbols and the characters of the 繁體 edition. A bold face: the CJK punctuation and full-width
+    forms, and the characters its editions draw bold (the pages use a bold face only for CJK text).
+    """
+    if face.weight == 700:
+        codepoints = {*range(0x3000, 0x3040), *range(0xFF00, 0xFFF0)}
+        return codepoints | {ord(ch) for ch in bold_characters(face.script)}
+    codepoints = {ord(ch) for ch in gb2312_characters()} if face.script == "SC" else set()
     for first, last in EXTRA_RANGES:
         codepoints.update(range(first, last + 1))
     codepoints.update(ord(ch) for ch in REQUIRED_TEXT + SYMBOL_TEXT)
-    codepoints.update(ord(ch) for ch in text_characters())
+    codepoints.update(ord(ch) for ch in (text_characters() if face.script == "SC" else hant_characters()))
     return codepoints
 
 
@@ -209,6 +347,44 @@ def build_subset(font_path: Path, output: Path, codepoints: Iterable[int]) -> No
     font.close()
 
 
+def cmap_of(font_path: Path) -> set[int]:
+    with TTFont(font_path, lazy=True) as font:
+        return set(font.getBestCmap())
+
+
+def build_face(face: Face, sources: dict[Face, Path], output: Path) -> str:
+    """Write the subset of ``face`` to ``output``; returns the characters taken from the SC face.
+
+    A TC face gets the characters Noto Sans TC lacks (a Simplified character the 繁體 text quotes)
+    from the SC face of the same weight, merged into the one file (same design, same em).
+    """
+    wanted = wanted_codepoints(face)
+    if face.script == "SC":
+        build_subset(sources[face], output, wanted)
+        return ""
+    own = cmap_of(sources[face])
+    borrowed = sorted(c for c in wanted - own if c in cmap_of(sources[Face("SC", face.weight)]))
+    if not borrowed:
+        build_subset(sources[face], output, wanted & own)
+        return ""
+    with tempfile.TemporaryDirectory() as tmp:
+        first, second = Path(tmp) / "tc.ttf", Path(tmp) / "sc.ttf"
+        build_subset(sources[face], first, wanted & own)
+        build_subset(sources[Face("SC", face.weight)], second, borrowed)
+        for path in (first, second):  # tables the merger cannot combine and horizontal text never reads
+            with TTFont(path, recalcTimestamp=False) as font:
+                for tag in ("STAT", "BASE", "vhea", "vmtx"):
+                    if tag in font:
+                        del font[tag]
+                font.save(path)
+        merged = Merger().merge([str(first), str(second)])
+        with TTFont(first, recalcTimestamp=False) as font:
+            merged["head"].created, merged["head"].modified = font["head"].created, font["head"].modified
+        merged.recalcTimestamp = False
+        merged.save(output)
+    return "".join(chr(c) for c in borrowed if is_cjk(chr(c)))
+
+
 def family_name(font_path: Path) -> str:
     """Return the font's family name (name ID 1, Windows English)."""
     with TTFont(font_path) as font:
@@ -216,19 +392,23 @@ def family_name(font_path: Path) -> str:
         return name.toUnicode() if name is not None else ""
 
 
-def check_output(output: Path, source_font: Path) -> None:
+def check_output(output: Path, source_font: Path, face: Face = FACES[0]) -> None:
     """Fail loudly if the subset lost required characters or its family name."""
     with TTFont(output) as font:
         cmap = font.getBestCmap()
-    missing = [ch for ch in REQUIRED_TEXT if ord(ch) not in cmap]
+    required = REQUIRED_TEXT if face.weight == 400 else ""
+    if face.weight == 700:
+        required = "".join(sorted(bold_characters(face.script)))
+    missing = [ch for ch in required if ord(ch) not in cmap]
     if missing:
         sys.exit(f"required characters missing from the subset: {''.join(missing)}")
     if output.stat().st_size > MAX_BYTES:
         sys.exit(f"the subset is {output.stat().st_size:,} bytes, over the {MAX_BYTES:,} allowed")
     family = family_name(output)
-    if family != EXPECTED_FAMILY:
-        sys.exit(f"unexpected family name {family!r} (expected {EXPECTED_FAMILY!r})")
-
+    if family != face.family:
+        sys.exit(f"unexpected family name {family!r} (expected {face.family!r})")
+    if face != FACES[0]:
+        return
     with TTFont(source_font) as font:
         source_cmap = font.getBestCmap()
     absent = "".join(ch for ch in SYMBOL_TEXT if ord(ch) not in source_cmap)
@@ -245,26 +425,26 @@ def sha256(path: Path) -> str:
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
-        description="Build attnlib/fonts/NotoSansSC-Subset.ttf from Noto Sans SC Regular.",
+        description="Build the CJK fonts of attnlib/fonts/ (Noto Sans SC and TC, regular and bold subsets).",
     )
     parser.add_argument(
         "--source",
         type=Path,
         help=(
-            "a NotoSansSC Regular .ttf; "
-            f"default: the one in the pinned npm package {NPM_PACKAGE} (node_modules/)"
+            "a NotoSansSC Regular .ttf: build only the SC regular subset from it; "
+            f"default: every face from the pinned npm packages {NPM_PACKAGE} and {TC_PACKAGE} (node_modules/)"
         ),
     )
     parser.add_argument(
         "--license",
         type=Path,
-        help="OFL licence text to ship with the font (default: taken from the source package)",
+        help="OFL licence text to ship with the fonts (default: taken from the source package)",
     )
     parser.add_argument(
-        "--output",
+        "--output-dir",
         type=Path,
-        default=OUTPUT_FONT,
-        help=f"where to write the subset font (default: {OUTPUT_FONT.relative_to(REPO_ROOT)})",
+        default=FONT_DIR,
+        help=f"where to write the fonts and OFL.txt (default: {FONT_DIR.relative_to(REPO_ROOT)})",
     )
     return parser.parse_args(argv)
 
@@ -272,19 +452,28 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     font_path, license_path = resolve_inputs(args.source, args.license)
-    output: Path = args.output
+    if args.source is None:
+        tc = npm.package_dir(TC_PACKAGE, "python -m tools.make_cjk_font")
+        folders = {"SC": font_path.parents[1], "TC": tc}
+        sources = {face: folders[face.script] / face.member for face in FACES}
+        faces = FACES
+    else:
+        sources, faces = {FACES[0]: font_path}, FACES[:1]
+    out_dir: Path = args.output_dir
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for face in faces:
+        output = out_dir / face.output.name
+        borrowed = build_face(face, sources, output)
+        check_output(output, sources[face], face)
+        with TTFont(output) as font:
+            glyph_count = len(font.getGlyphOrder())
+        print(f"wrote {output} ({output.stat().st_size:,} bytes, {glyph_count} glyphs); "
+              f"family: {family_name(output)}; sha256: {sha256(output)}")
+        if borrowed:
+            print(f"  from Noto Sans SC (Noto Sans TC has no glyph): {borrowed}")
 
-    codepoints = wanted_codepoints()
-    build_subset(font_path, output, codepoints)
-    check_output(output, font_path)
-
-    license_dest = output.parent / OUTPUT_LICENSE.name
+    license_dest = out_dir / OUTPUT_LICENSE.name
     shutil.copyfile(license_path, license_dest)
-
-    with TTFont(output) as font:
-        glyph_count = len(font.getGlyphOrder())
-    print(f"wrote {output} ({output.stat().st_size:,} bytes, {glyph_count} glyphs)")
-    print(f"family: {family_name(output)}; sha256: {sha256(output)}")
     print(f"wrote {license_dest}")
 
 

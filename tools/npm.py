@@ -6,7 +6,7 @@ carries the integrity hash (sha512) of each tarball, which npm itself checks whe
 
 - ``dependencies``: what the built pages and decks carry or are built with (MathJax, MiniSearch,
   reveal.js); ``make site`` and ``make slides`` install only these (``npm ci --omit=dev``);
-- ``devDependencies``: the sources of committed data (the Noto Sans SC font that
+- ``devDependencies``: the sources of committed data (the Noto Sans SC and TC fonts that
   ``tools/make_cjk_font.py`` subsets, the poems of ``tools/build_tang_poems.py``); asking for one of them
   installs everything.
 

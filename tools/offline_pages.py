@@ -4,7 +4,9 @@
   tools' one npm path; npm checks each tarball's sha512), and only the files a page uses copied next to it.
 - MathJax 3.2.2 (Apache-2.0), run once in Node when a page or a deck is built (`typeset`,
   `typeset_math.mjs`): a reader's browser gets formulas ready to draw and runs no math JavaScript.
-- The CJK font that attnlib bundles (Noto Sans SC subset, SIL OFL 1.1), copied beside the pages.
+- The CJK fonts that attnlib bundles (SIL OFL 1.1), copied beside the pages: Noto Sans SC for the English and
+  简体 pages, Noto Sans TC (Traditional glyph shapes) for the 繁體 pages, each as a regular face and a bold
+  subset for headings and bold text (weight 700 of the same family: no faked bold).
 - Links between notebooks rewritten to links between pages.
 - The three editions (English in `notebooks/`, 简体中文 in `notebooks/zh-Hans/`, 繁體中文 in
   `notebooks/zh-Hant/`): each is written to its own folder (`<out>/`, `<out>/zh-Hans/`, `<out>/zh-Hant/`)
@@ -38,6 +40,11 @@ from . import npm
 
 ROOT = Path(__file__).resolve().parent.parent
 CJK_FONT = ROOT / "attnlib" / "fonts" / "NotoSansSC-Subset.ttf"  # SIL OFL 1.1, OFL.txt beside it
+# The faces of each script, regular and bold: SC for the English and 简体 pages, TC for the 繁體 ones.
+CJK_FACES = {
+    "sc": (CJK_FONT, CJK_FONT.with_name("NotoSansSC-Bold-Subset.ttf")),
+    "tc": (CJK_FONT.with_name("NotoSansTC-Subset.ttf"), CJK_FONT.with_name("NotoSansTC-Bold-Subset.ttf")),
+}
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 # A link to a notebook of this edition or, as the navigation cells write them, of another one
@@ -79,14 +86,28 @@ MATHJAX_FONTS = f"vendor/{MATHJAX.folder}/es5/output/chtml/fonts/woff-v2"  # the
 TYPESET_JS = Path(__file__).with_name("typeset_math.mjs")
 CJK_URL = f"vendor/noto-sans-sc/{CJK_FONT.name}"
 
+
+def cjk_script(language: str) -> str:
+    """The CJK face of an edition's pages: "tc" (Traditional shapes) for zh-Hant, else "sc"."""
+    return "tc" if language == "zh-Hant" else "sc"
+
+
+def cjk_urls(language: str = "en", root: str = "") -> dict[str, str]:
+    """The URLs of the CJK faces (regular and bold) of ``language``'s pages, from a page ``root`` deep."""
+    script = cjk_script(language)
+    regular, bold = CJK_FACES[script]
+    folder = f"{root}vendor/noto-sans-{script}"
+    return {"cjk_font": f"{folder}/{regular.name}", "cjk_bold_font": f"{folder}/{bold.name}"}
+
 # The page templates and stylesheets of the site and the slides (nbconvert's Jinja, read from files):
 # - readable.css: what pages and decks add to JupyterLab's stylesheet so that every text meets WCAG AA
 #   contrast (4.5:1) on its background: a few of its code colours fall short on the code box (#f6f8fa; a
 #   comment's #408080 is 4.27:1), and a link in running text is told from the text by more than its colour
 #   (an underline);
 # - exercise.css: an exercise read as a task (exercise_pages);
-# - cjk_head.html.j2: the bundled CJK face (at the URL in resources.offline.cjk_font) and the fresh layout
-#   of Chinese text once it is in, for the <head> of every page and index that shows Chinese.
+# - cjk_head.html.j2: the bundled CJK face of the page's script, regular and bold (at the URLs in
+#   resources.offline.cjk_font and cjk_bold_font, from cjk_urls), and the fresh layout of Chinese text
+#   once it is in, for the <head> of every page and index that shows Chinese.
 TEMPLATES = Path(__file__).with_name("templates")
 
 
@@ -115,7 +136,7 @@ def install(command: str, log: Callable[[str], Any] = print) -> None:
 
 
 def copy(packages: Iterable[Package], out: Path) -> None:
-    """Copy only the files the pages use into out/vendor/, and the CJK font with its licence."""
+    """Copy only the files the pages use into out/vendor/, and the CJK fonts with their licence."""
     vendor = out / "vendor"
     for package in packages:
         source, target = npm.MODULES / package.name, vendor / package.folder
@@ -128,10 +149,11 @@ def copy(packages: Iterable[Package], out: Path) -> None:
                 dest = target / path.relative_to(source)
                 dest.parent.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(path, dest)
-    fonts = vendor / "noto-sans-sc"
-    fonts.mkdir(parents=True, exist_ok=True)
-    for name in (CJK_FONT.name, "OFL.txt"):
-        shutil.copyfile(CJK_FONT.parent / name, fonts / name)
+    for script, faces in CJK_FACES.items():
+        fonts = vendor / f"noto-sans-{script}"
+        fonts.mkdir(parents=True, exist_ok=True)
+        for path in (*faces, CJK_FONT.with_name("OFL.txt")):
+            shutil.copyfile(path, fonts / path.name)
 
 
 def typeset(pages: Mapping[Path, str]) -> int:

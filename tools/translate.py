@@ -225,11 +225,17 @@ def _apply_overrides(text: str, overrides: list[tuple[str, str]]) -> str:
     return pattern.sub(lambda m: table[m.group(0)], text)
 
 
+# Quotation marks: 简体 “green” (‘…’ inside) becomes 「green」 (『…』) through the overrides; no space is
+# left between a corner bracket and the Chinese text or punctuation next to it.
+CJK = "\u3400-\u9fff\u3000-\u303f\uff01-\uff60"
+QUOTE_SPACE = re.compile(f"(?<=[」』])[ ]+(?=[{CJK}])|(?<=[{CJK}])[ ]+(?=[「『])")
+
+
 def to_traditional(text: str, overrides: list[tuple[str, str]] | None = None) -> str:
     """Simplified text → Taiwan Traditional: s2twp, then the overrides; markup kept for resolve_markup."""
     if overrides is None:
         overrides = read_overrides()
-    return _apply_overrides(_converter().convert(text), overrides)
+    return QUOTE_SPACE.sub("", _apply_overrides(_converter().convert(text), overrides))
 
 
 def convert_prose(text: str, overrides: list[tuple[str, str]] | None = None) -> str:
@@ -319,6 +325,8 @@ DISPLAY_KEYWORDS = {"title", "xlabel", "ylabel", "label", "suptitle", "caption"}
 # attnlib.plot arguments whose strings are labels drawn on a figure: position and keyword.
 LABEL_ARGUMENTS = {"loss_curves": ({0}, {"curves", "baselines"}), "contribution_bars": ({2}, {"tokens"})}
 STRING_METHODS = {"format", "join", "ljust", "rjust", "center", "upper", "lower", "strip"}
+# Calls that give back their first argument as text to show: attnlib.pad (a label padded to a width).
+PASS_THROUGH_CALLS = {"pad"}
 # What a shown string shows that a translation must keep in order: its numbers, and {} for each value
 # of an f-string (the tests compare the numbers an edition prints with the English ones).
 SHOWN_NUMBERS = re.compile(r"\{\}|(?<![\w.])-?\d+(?:\.\d+)?")
@@ -497,7 +505,9 @@ def _shown(
                 return True
             if role.startswith("value:") and name in ("zip", "enumerate", "sorted", "list", "len"):
                 return True  # iterating over a dict yields its keys: its shown values stay shown
-            if not (isinstance(parent.func, ast.Attribute) and parent.func.attr in STRING_METHODS):
+            if name in PASS_THROUGH_CALLS and parent.args and parent.args[0] is node:
+                pass  # attnlib.pad(label, 14): the label, padded; shown when the call's value is
+            elif not (isinstance(parent.func, ast.Attribute) and parent.func.attr in STRING_METHODS):
                 return False
         elif isinstance(parent, ast.keyword):
             call = parents[parent]

@@ -7,6 +7,7 @@ numpy only, like ``core``.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from collections.abc import Sequence
@@ -17,10 +18,10 @@ from typing import Any
 import numpy as np
 
 from ..data import DATA_DIR
-from ..i18n import N_, tr
+from ..i18n import N_, language, tr
 from ..validation import check_indices
 
-__all__ = ["CharTokenizer", "POEM_END", "load_poems"]
+__all__ = ["CharTokenizer", "POEM_END", "in_script", "load_poems"]
 
 POEM_END = "\n"  # closes every poem, so the model can learn where a poem stops
 _CORPUS = DATA_DIR / "tang_poems.json"
@@ -28,6 +29,41 @@ _CORPUS = DATA_DIR / "tang_poems.json"
 
 def _shown(ch: str) -> str:
     return "\\n" if ch == "\n" else ch
+
+
+@functools.cache
+def _to_hant() -> dict[str, str]:
+    # written by tools/build_hant_table.py with OpenCC; the live lab of 09 shows the model's text through it
+    table = json.loads((DATA_DIR / "tang_vocab_hant.json").read_text(encoding="utf-8"))
+    return dict(table["to_hant"])
+
+
+def in_script(text: str) -> str:
+    """The model's `text` in the script of the current language, for printing it or labelling a figure.
+
+    The model of notebook 09 reads and writes Simplified characters (the vocabulary of its poems). In
+    English and 简体中文 the text comes back as it is; in 繁體中文 each character becomes its Traditional
+    form, through the same table as the live lab of notebook 09 (``data/tang_vocab_hant.json``). Only
+    what is shown changes: encode and decode the model's own characters.
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    str
+        As many characters as `text`.
+
+    Shapes:
+        text (str of n characters) -> str of n characters
+
+    Taught in: 09 §1
+    """
+    if language() != "zh-Hant":
+        return text
+    to_hant = _to_hant()
+    return "".join(to_hant.get(ch, ch) for ch in text)
 
 
 class CharTokenizer:
@@ -136,9 +172,9 @@ class CharTokenizer:
         for pos, ch in enumerate(text):
             if ch not in self._ids:
                 raise ValueError(
-                    tr("character {ch!r} at position {pos} of {text!r} is not in the vocabulary "
-                       "of {V} characters; use only characters of the training text").format(
-                        ch=_shown(ch), pos=pos, text=text, V=len(self)
+                    tr("character {pos} of '{text}', '{ch}', is not in the vocabulary of {V} characters; "
+                       "use only characters of the training text").format(
+                        ch=_shown(ch), pos=pos + 1, text="".join(map(_shown, text)), V=len(self)
                     )
                 )
         return np.array([self._ids[ch] for ch in text], dtype=np.int64)

@@ -40,7 +40,7 @@ from IPython.display import Image
 
 from ..checks import check_choice
 from ..i18n import tr
-from ..plot import CJK_FONT, colour_map, figure_png, number, text_colour
+from ..plot import cjk_font, colour_map, figure_png, number, text_colour
 
 HERE = Path(__file__).resolve().parent
 KIT = HERE / "kit.js"
@@ -212,7 +212,8 @@ def _font(path: str, characters: str) -> str:
 
 
 def fonts_for(texts: Sequence[str]) -> list[dict[str, str]]:
-    """The two faces of ``attnlib.plot`` (DejaVu Sans, then Noto Sans SC for Chinese), cut down to
+    """The two faces of ``attnlib.plot`` (DejaVu Sans, then the Noto Sans of the current language's
+    script for Chinese: SC, or TC for 繁體), cut down to
     the characters a lab writes, as base64 WOFF for the page (both fonts allow this: Bitstream Vera
     licence and SIL OFL 1.1).
 
@@ -228,7 +229,7 @@ def fonts_for(texts: Sequence[str]) -> list[dict[str, str]]:
     faces = [{"role": "sans", "family": f"Attn Lab Sans {tag}", "woff": _font(str(dejavu), latin + used)}]
     cjk = "".join(c for c in used if ord(c) >= 0x2E80)
     if cjk:
-        faces.append({"role": "cjk", "family": f"Attn Lab CJK {tag}", "woff": _font(str(CJK_FONT), cjk)})
+        faces.append({"role": "cjk", "family": f"Attn Lab CJK {tag}", "woff": _font(str(cjk_font()), cjk)})
     return faces
 
 

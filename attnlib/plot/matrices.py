@@ -340,7 +340,7 @@ def head_grid(
     # Fixed margins in inches (cheaper than a layout engine for 72 panels): room for the labels.
     width, height = fig.get_size_inches()
     fig.subplots_adjust(
-        left=1.0 / width, right=1 - 0.9 / width, bottom=0.9 / height, top=1 - 0.6 / height,
+        left=1.0 / width, right=1 - 1.35 / width, bottom=0.9 / height, top=1 - 0.6 / height,
         wspace=0.06, hspace=0.06,
     )
     small = max(4.0, min(7.0, 60.0 / T))  # font size of the token labels, in points
@@ -371,7 +371,7 @@ def head_grid(
     fig.supxlabel(tr("key"), fontsize="small", y=0.25 / height)
     fig.supylabel(tr("query"), fontsize="small", x=0.12 / width)
     right = axes[0, -1].get_position().x1
-    bar = fig.add_axes((right + 0.2 / width, 0.3, 0.12 / width, 0.4))
+    bar = fig.add_axes((right + 0.15 / width, 0.3, 0.12 / width, 0.4))  # its ticks and label: 1.1 in
     fig.colorbar(image, cax=bar).set_label(kind_label("weights"))
     if title:
         fig.suptitle(title, y=1 - 0.1 / height)

@@ -61,9 +61,12 @@ def loss_curves(
 
 
 def shown_token(token: str) -> str:
-    """A character as a figure writes it: a line break is "⏎".
+    """A character as a figure writes it: a line break is "⏎", and in 繁體中文 a character of the tiny
+    GPT is drawn in its Traditional form (:func:`attnlib.gpt.text.in_script`).
     """
-    return "⏎" if token == "\n" else token
+    from ..gpt.text import in_script  # here: attnlib.gpt is loaded only by the notebooks that use it
+
+    return "⏎" if token == "\n" else in_script(token)
 
 
 def generation_attention(
@@ -104,6 +107,7 @@ def generation_attention(
                 title=head_name.format(head=head), xlabel=tr("key (context so far)"),
                 ylabel=tr("chosen token, probability") if head == 0 else "")
         ax.tick_params(axis="x", labelsize="small")
+    prompt = "".join(map(shown_token, record["prompt"]))
     fig.suptitle(title or tr("weights · layer {layer} · prompt {prompt} · temperature {temperature}").format(
-        layer=layer, prompt=record["prompt"], temperature=f"{record['temperature']:g}"))
+        layer=layer, prompt=prompt, temperature=f"{record['temperature']:g}"))
     return fig

@@ -23,11 +23,28 @@ from matplotlib.figure import Figure
 
 from ..checks import check_choice, refuse
 from ..i18n import N_, tr
+from ..i18n import language as current_language
 
-CJK_FONT = Path(__file__).resolve().parents[1] / "fonts" / "NotoSansSC-Subset.ttf"
+FONTS = Path(__file__).resolve().parents[1] / "fonts"
+CJK_FONT = FONTS / "NotoSansSC-Subset.ttf"  # Simplified shapes: the English and 简体 editions
 CJK_FAMILY = "Noto Sans SC"
+HANT_FONT = FONTS / "NotoSansTC-Subset.ttf"  # Traditional shapes: the 繁體 edition
+HANT_FAMILY = "Noto Sans TC"
 # DejaVu first for Latin, digits and math symbols; Noto Sans SC fills in the Chinese glyphs.
 FONT_FAMILY = ["DejaVu Sans", CJK_FAMILY]
+# The 繁體 edition: Noto Sans TC draws the Chinese; the SC face only what the TC subset lacks.
+HANT_FONT_FAMILY = ["DejaVu Sans", HANT_FAMILY, CJK_FAMILY]
+
+
+def font_family(language: str | None = None) -> list[str]:
+    """The font families figures use in ``language`` (default: the current one): Traditional glyph
+    shapes for zh-Hant, Simplified ones otherwise."""
+    return list(HANT_FONT_FAMILY if (language or current_language()) == "zh-Hant" else FONT_FAMILY)
+
+
+def cjk_font(language: str | None = None) -> Path:
+    """The bundled CJK font file for ``language`` (default: the current one)."""
+    return HANT_FONT if (language or current_language()) == "zh-Hant" else CJK_FONT
 
 # One colour convention for the whole series; the labels are translated where they are drawn.
 KINDS: dict[str, dict[str, Any]] = {
@@ -42,27 +59,30 @@ SCALED_COLOUR = "#4c72b0"  # scaled scores q·k/√d_k
 
 
 def register_cjk_font() -> str:
-    """Make the bundled Noto Sans SC subset known to matplotlib (idempotent).
+    """Make the bundled Noto Sans SC and TC subsets known to matplotlib (idempotent).
 
     Returns
     -------
     str
-        The font's family name.
+        The family name of the face that draws the current language's Chinese.
     """
-    if not CJK_FONT.exists():
-        refuse(FileNotFoundError, N_("the bundled CJK font is missing: {path}. Rebuild it with "
-                                     "tools/make_cjk_font.py"), path=CJK_FONT)
     known = {Path(f.fname).resolve() for f in font_manager.fontManager.ttflist}
-    if CJK_FONT.resolve() not in known:
-        font_manager.fontManager.addfont(str(CJK_FONT))
-    return CJK_FAMILY
+    for path in (CJK_FONT, HANT_FONT):
+        if not path.exists():
+            refuse(FileNotFoundError, N_("the bundled CJK font is missing: {path}. Rebuild it with "
+                                         "tools/make_cjk_font.py"), path=path)
+        if path.resolve() not in known:
+            font_manager.fontManager.addfont(str(path))
+    return font_family()[1]
 
 
 class use_style:  # noqa: N801 (used like a function: `use_style()` or `with use_style():`)
     """Apply the series' look: seaborn's clean theme, readable sizes and Chinese-capable fonts.
 
     Call it once in a notebook's setup cell, or use it as a context manager to style a few figures
-    and restore the previous settings afterwards.
+    and restore the previous settings afterwards. The Chinese is drawn with the bundled Noto Sans TC
+    (Traditional glyph shapes) while the language is zh-Hant, else with Noto Sans SC: call it after
+    ``attnlib.set_language``.
 
     Parameters
     ----------
@@ -78,11 +98,12 @@ class use_style:  # noqa: N801 (used like a function: `use_style()` or `with use
         self._saved = dict(mpl.rcParams.copy())
         self._saved.pop("backend")  # restoring the backend would close open figures
         register_cjk_font()
+        family = font_family()  # Traditional glyph shapes while the language is zh-Hant
         # set_theme resets font.family, so the family list goes in through its own argument.
-        sns.set_theme(context=context, style="white", font=FONT_FAMILY)
+        sns.set_theme(context=context, style="white", font=family)
         mpl.rcParams.update(
             {
-                "font.family": FONT_FAMILY,
+                "font.family": family,
                 "axes.unicode_minus": True,
                 "figure.dpi": 100,
                 "axes.titlesize": "large",

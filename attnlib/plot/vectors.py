@@ -152,8 +152,12 @@ def weight_bars(
     top = np.isclose(w, w.max(), rtol=0, atol=1e-9)  # outline every bar that shares the top weight
     ax.bar(x, w, width=0.65, linewidth=2.0, color=colour_map("weights")(w),
            edgecolor=["black" if outlined else "none" for outlined in top])
+    # the values stay side by side: shrink their font when the bars are narrow (a value is ~2.6 em wide)
+    fig_width = ax.get_figure().get_size_inches()[0]
+    pitch = ax.get_position().width * fig_width * 72 / w.size  # points per bar
+    size = min(mpl.rcParams["font.size"], 0.85 * pitch / 2.6)
     for i, value in zip(x, w, strict=True):
-        ax.text(i, value + 0.015, number(value, 3), ha="center", va="bottom")
+        ax.text(i, value + 0.015, number(value, 3), ha="center", va="bottom", fontsize=size)
     ax.set_xticks(x, list(tokens))
     ax.set_ylim(0, 1.12)
     ax.set_yticks([0, 0.25, 0.5, 0.75, 1.0])

@@ -24,18 +24,20 @@ from urllib.parse import unquote, urlsplit
 import nbformat
 import pytest
 
+from tests.browser import font_checks
+from tests.browser.font_checks import face_problems
 from tests.browser.page_checks import PROSE_JS, RAW_TEX, stored_labs, with_labs
 from tools import build_site, offline_pages
 from tools.browser.helpers import (
     CJK_FONT_LOADED_JS,
     FONTS_READY_JS,
-    MARK_CHINESE_JS,
     Watch,
     platform_fonts,
     walk_labs,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
+bare_browser, bare_page = font_checks.bare_browser, font_checks.bare_page  # fixtures: no system CJK font
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 # The Chinese editions go into the site as well, in <site>/zh-Hans/ and <site>/zh-Hant/; one page of each is
@@ -165,19 +167,48 @@ def test_chinese_page_works_offline_and_switches_language(page, site, edition):
     watch.check()
 
 
-@pytest.mark.parametrize("edition", EDITIONS, ids=lambda p: p.parent.name)
-def test_every_chinese_text_is_drawn_with_the_bundled_font(page, site, edition):
-    """No Chinese text on a page falls back to a font without its glyphs (Chromium can keep the fallback
-    for text it laid out while the CJK font was loading; the page then shapes that text again)."""
-    page.goto((site / edition.parent.name / f"{edition.stem}.html").as_uri())
+def assert_faces_of_the_script(page, site, edition, bundled_only: bool) -> None:
+    """Open the edition's page once its fonts are in, and check the face of every Chinese text."""
+    lang = edition.parent.name
+    page.goto((site / lang / f"{edition.stem}.html").as_uri())
     page.evaluate(CJK_FONT_LOADED_JS)
+    page.evaluate(FONTS_READY_JS)
     page.wait_for_timeout(300)
-    # every element whose own text (not its children's) holds Chinese
-    marked = page.evaluate(MARK_CHINESE_JS)
+    marked, problems = face_problems(page, lang, bundled_only=bundled_only)
     assert marked > 50
-    wrong = [f"{html} drawn with {[f['familyName'] for f in fonts]}"
-             for html, fonts in platform_fonts(page, "[data-cjk-check]") if not any(f["isCustomFont"] for f in fonts)]
-    assert not wrong, f"{len(wrong)} of {marked} Chinese texts drawn without the CJK font:\n" + "\n".join(wrong[:10])
+    assert not problems, f"{len(problems)} of {marked} Chinese texts:\n" + "\n".join(problems[:10])
+
+
+@pytest.mark.parametrize("edition", EDITIONS, ids=lambda p: p.parent.name)
+def test_every_chinese_text_is_drawn_with_the_bundled_face_of_its_script(bare_page, site, edition):
+    """With no CJK font on the machine, the page's bundled face draws every Chinese text: Noto Sans TC
+    on a 繁體 page, Noto Sans SC on a 简体 one, bold text with its bold subset (no faked bold). Chromium
+    can keep the fallback for text it laid out while the CJK font was loading; the page then shapes that
+    text again."""
+    assert_faces_of_the_script(bare_page, site, edition, bundled_only=True)
+    weights = bare_page.evaluate("() => Array.from(document.fonts).filter((f) => f.family.replace(/\"/g, '') "
+                                 "=== 'Attn CJK').map((f) => [f.weight, f.status])")
+    assert ["700", "loaded"] in weights, f"the bold face was not used: {weights}"
+
+
+@pytest.mark.parametrize("edition", EDITIONS, ids=lambda p: p.parent.name)
+def test_every_chinese_text_is_drawn_by_a_cjk_face_of_its_script(page, site, edition):
+    """With the machine's own fonts (bundled face or installed CJK fonts, such as Debian's fonts-noto-cjk,
+    which the page's sans-serif finds first): every Chinese text is drawn by a CJK face of its script
+    (its lang), never boxes, and bold text by a bold face."""
+    assert_faces_of_the_script(page, site, edition, bundled_only=False)
+
+
+def test_the_pages_of_each_edition_declare_the_face_of_their_script(site):
+    """繁體 pages declare Noto Sans TC (regular and bold), the others Noto Sans SC; the files are there."""
+    for lang, script in (("", "sc"), ("zh-Hans", "sc"), ("zh-Hant", "tc")):
+        page = (site / lang / "01_inner_products.html") if lang else site / "01_inner_products.html"
+        text = page.read_text(encoding="utf-8")
+        faces = re.findall(r'font-family: "Attn CJK";(?:\s*font-weight: (\d+);)?\s*src: url\("([^"]+)"\)', text)
+        regular, bold = f"NotoSans{script.upper()}-Subset.ttf", f"NotoSans{script.upper()}-Bold-Subset.ttf"
+        assert [(w, Path(u).name) for w, u in faces] == [("", regular), ("700", bold)], faces
+        for _, url in faces:
+            assert (page.parent / url).resolve().is_file(), url
 
 
 @pytest.mark.parametrize("language", ["en", "zh-Hans", "zh-Hant"])

@@ -21,19 +21,20 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser import font_checks
+from tests.browser.font_checks import face_problems
 from tests.browser.page_checks import PROSE_JS, RAW_TEX, stored_labs, with_labs
 from tools import build_slides, slide_fit
 from tools.browser.helpers import (
     CJK_FONT_LOADED_JS,
     FONTS_READY_JS,
-    MARK_CHINESE_JS,
     on_its_slide,
-    platform_fonts,
     show_slide_of,
     walk_labs,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
+bare_browser, bare_page = font_checks.bare_browser, font_checks.bare_page  # fixtures: no system CJK font
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 
@@ -321,17 +322,27 @@ def test_chinese_deck_works_offline_fits_and_switches_language(page, edition_dec
 
 
 @pytest.mark.parametrize("language", ["en", "zh-Hans", "zh-Hant"])
-def test_the_index_of_the_decks_draws_its_chinese_with_the_bundled_font(page, edition_decks, language):
-    """The deck indexes' Chinese titles and language names use the bundled CJK font (at its one weight),
-    not whatever a machine has (on many, nothing with Chinese: empty boxes)."""
-    page.goto((edition_decks if language == "en" else edition_decks / language).joinpath("index.html").as_uri())
-    assert "loaded" in page.evaluate(CJK_FONT_LOADED_JS), "the bundled CJK font did not load"
-    page.wait_for_timeout(300)
-    assert page.evaluate(MARK_CHINESE_JS) >= 2  # the other languages' names, and a Chinese title or two
-    wrong = [f"{html} drawn with {[f['familyName'] for f in fonts]}"
-             for html, fonts in platform_fonts(page, "[data-cjk-check]") if not any(f["isCustomFont"] for f in fonts)]
-    assert not wrong, "\n".join(wrong[:5])
-    weights = page.evaluate("""() => Array.from(document.querySelectorAll('h1, h2, strong, b'))
-        .filter((e) => /[\\u4e00-\\u9fff]/.test(e.textContent)).map((e) => getComputedStyle(e).fontWeight)""")
-    assert set(weights) <= {"400"}, f"Chinese at a weight the bundled font does not have: {weights}"
+def test_the_index_of_the_decks_draws_its_chinese_with_the_bundled_font(bare_page, edition_decks, language):
+    """With no CJK font on the machine, the deck indexes' Chinese titles and language names use the bundled
+    face of the index's script (TC for 繁體, SC otherwise; at a real bold weight where bold), not whatever a
+    machine has (on many, nothing with Chinese: empty boxes)."""
+    bare_page.goto((edition_decks if language == "en" else edition_decks / language).joinpath("index.html").as_uri())
+    assert "loaded" in bare_page.evaluate(CJK_FONT_LOADED_JS), "the bundled CJK font did not load"
+    bare_page.evaluate(FONTS_READY_JS)
+    bare_page.wait_for_timeout(300)
+    marked, problems = face_problems(bare_page, language, bundled_only=True)
+    assert marked >= 2  # the other languages' names, and a Chinese title or two
+    assert not problems, "\n".join(problems[:5])
 
+
+@pytest.mark.parametrize("language", ["en", "zh-Hans", "zh-Hant"])
+def test_the_index_of_the_decks_draws_its_chinese_with_a_face_of_its_script(page, edition_decks, language):
+    """With the machine's own fonts (installed CJK fonts come first where the index asks for sans-serif):
+    every Chinese text in a CJK face of its script, bold from a bold face."""
+    page.goto((edition_decks if language == "en" else edition_decks / language).joinpath("index.html").as_uri())
+    page.evaluate(CJK_FONT_LOADED_JS)
+    page.evaluate(FONTS_READY_JS)
+    page.wait_for_timeout(300)
+    marked, problems = face_problems(page, language, bundled_only=False)
+    assert marked >= 2
+    assert not problems, "\n".join(problems[:5])
