@@ -72,7 +72,7 @@ WHEEL := build/wheel
 WHEEL_LEAVES_OUT := --ignore=tests/browser --ignore=tests/test_build_site.py --ignore=tests/test_build_slides.py \
 	--ignore=tests/test_navigation.py --ignore=tests/test_sources.py --ignore=tests/test_docstrings.py \
 	--ignore=tests/test_translations.py --ignore=tests/test_code_translations.py --ignore=tests/test_exercise_pages.py \
-	--ignore=tests/test_npm.py \
+	--ignore=tests/test_npm.py --ignore=tests/test_hant.py \
 	--deselect=tests/test_labs.py::test_each_lab_names_the_section_that_shows_it \
 	--deselect=tests/test_labs.py::test_notebooks_store_the_current_page_modules
 wheel: | $(BIN)/python

@@ -66,6 +66,7 @@ def test_a_figure_draws_its_chinese_with_the_face_of_its_script(tmp_path, langua
         assert set(ticks) == {face}, ticks
 
 
+@pytest.mark.repo  # reads the notebooks and catalogues of the checkout
 def test_every_character_the_hant_edition_shows_has_a_traditional_face():
     """The TC subset holds every character of the 繁體 text: a figure never falls back to SC shapes for
     it (the few Simplified characters the edition quotes are merged in from SC by tools/make_cjk_font)."""
@@ -80,6 +81,7 @@ def test_every_character_the_hant_edition_shows_has_a_traditional_face():
     assert not missing, f"the TC font lacks {missing}: run `python -m tools.make_cjk_font`"
 
 
+@pytest.mark.repo  # reads the notebooks and catalogues of the checkout
 @pytest.mark.parametrize("script", ["SC", "TC"])
 def test_the_bold_faces_hold_every_character_drawn_bold(script):
     """The pages draw headings and bold text from weight 700 of the bundled family, never a faked bold:
