@@ -1,4 +1,5 @@
-# Two commands: `make lab` (learn) and `make test` (check). Both set everything up first.
+# A learner needs two commands: `make lab` (learn) and `make test` (check). Both set everything up first.
+# The other targets are for contributors (`make help` lists them all).
 # Needs only Python >= 3.10 and make; the virtual environment lives in .venv/.
 
 PYTHON ?= python3
@@ -13,12 +14,20 @@ JUPYTER_SETTINGS := $(VENV)/share/jupyter/lab/settings/overrides.json
 .DEFAULT_GOAL := help
 
 help:
-	@echo "make lab    set up .venv and open the series in JupyterLab (127.0.0.1, token auth)"
-	@echo "make test   set up .venv with the test tools and run every check"
-	@echo "make site   the series as a website in build/site/ (open build/site/index.html from disk)"
-	@echo "make slides offline slide decks in build/slides/ (open build/slides/index.html)"
-	@echo "make bench  how fast the labs redraw and attention runs (medians)"
-	@echo "            make site and make slides install the pinned npm packages once into node_modules/ (npm ci)"
+	@echo "A learner needs two commands:"
+	@echo "  make lab           set up .venv and open the series in JupyterLab (127.0.0.1, token auth)"
+	@echo "  make test          set up .venv with the test tools and run every check: lint, translations, unit, wheel, notebooks"
+	@echo "For contributors, each part of make test alone, and the publishing targets:"
+	@echo "  make lint          ruff, and the notebooks' execution counts, outputs and cell sizes"
+	@echo "  make translations  no translation of the Chinese editions stale or missing"
+	@echo "  make unit          the unit tests (random order; ORDER=--randomly-seed=N repeats one)"
+	@echo "  make wheel         build the wheel and run the unit tests against it in build/wheel/"
+	@echo "  make notebooks     run every notebook of the three editions under nbval"
+	@echo "  make site          the series as a website in build/site/ (open build/site/index.html from disk)"
+	@echo "  make slides        offline slide decks in build/slides/ (open build/slides/index.html)"
+	@echo "  make bench         how fast the labs redraw and attention runs (medians)"
+	@echo "  make clean         remove .venv, build/, node_modules/ and the caches"
+	@echo "make site and make slides install the pinned npm packages once into node_modules/ (npm ci)."
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else "Python >= 3.10 is needed; found " + sys.version.split()[0])'
@@ -45,7 +54,7 @@ lab: $(VENV)/.installed $(JUPYTER_SETTINGS)
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
-	$(BIN)/python -m tools.check_notebooks notebooks/*.ipynb notebooks/zh-Hans/*.ipynb notebooks/zh-Hant/*.ipynb
+	$(BIN)/python -m tools.check_notebooks notebooks/*.ipynb notebooks/*/*.ipynb
 
 # The Chinese editions: no translation stale or missing, no generated file out of date (docs/translating.md).
 translations: $(VENV)/.installed-test
@@ -65,16 +74,10 @@ notebooks: $(VENV)/.installed-test
 # The package as `pip install .` gives it: build the wheel, install it with the test tools in a fresh
 # virtual environment in build/wheel/, and run the unit tests on a copy of tests/ there, so that
 # `import attnlib` finds the installed copy and not this source tree (a test checks it: tests/ is a package,
-# so pytest puts the folder above it, build/wheel/, on sys.path, where no attnlib lies). Tests that
-# need the checkout itself are left out: those marked `repo`, and these, which read notebooks/, docs/
-# or tools/ or drive a browser.
+# so pytest puts the folder above it, build/wheel/, on sys.path, where no attnlib lies). Tests that need the
+# checkout (notebooks/, docs/, tools/) are marked `repo` and left out by `-m "not repo"`; a module marked
+# whole is not even imported (tests/conftest.py). The browser tests need the checkout as a folder.
 WHEEL := build/wheel
-WHEEL_LEAVES_OUT := --ignore=tests/browser --ignore=tests/test_build_site.py --ignore=tests/test_build_slides.py \
-	--ignore=tests/test_navigation.py --ignore=tests/test_sources.py --ignore=tests/test_docstrings.py \
-	--ignore=tests/test_translations.py --ignore=tests/test_code_translations.py --ignore=tests/test_exercise_pages.py \
-	--ignore=tests/test_npm.py --ignore=tests/test_hant.py \
-	--deselect=tests/test_labs.py::test_each_lab_names_the_section_that_shows_it \
-	--deselect=tests/test_labs.py::test_notebooks_store_the_current_page_modules
 wheel: | $(BIN)/python
 	@# setuptools stages a build in build/lib and build/bdist.*: clear them, or a file deleted from attnlib/
 	@# would still be packed.
@@ -84,7 +87,7 @@ wheel: | $(BIN)/python
 	$(WHEEL)/venv/bin/python -m pip install --quiet --no-compile "$$(ls $(WHEEL)/dist/attnlib-*.whl)[test]"
 	cp -r tests $(WHEEL)/tests
 	cd $(WHEEL) && ATTNLIB_WHEEL_TEST=1 venv/bin/python -m pytest tests -m "not repo" -p no:cacheprovider \
-		--rootdir=. $(ORDER) $(WHEEL_LEAVES_OUT)
+		--rootdir=. --ignore=tests/browser $(ORDER)
 
 test: lint translations unit wheel notebooks
 

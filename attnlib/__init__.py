@@ -23,7 +23,7 @@ Notation (tokens are rows, features the last axis; ``...`` stands for leading ba
     O          (..., T_q, d_v)        output, A·V
     =========  =====================  ==============================================
 
-``import attnlib`` loads numpy only. ``attnlib.plot``, ``attnlib.labs``, ``attnlib.data``,
+``import attnlib`` loads numpy only. ``attnlib.plot``, ``attnlib.labs``, ``attnlib.page``, ``attnlib.data``,
 ``attnlib.exercises`` and ``attnlib.quiz`` are imported on first use, so the core works without
 matplotlib or ipywidgets.
 """
@@ -94,7 +94,7 @@ __all__ = [
     "set_language",
 ]
 
-_LAZY_SUBMODULES = {"data", "exercises", "gpt", "labs", "plot", "quiz"}
+_LAZY_SUBMODULES = {"data", "exercises", "gpt", "labs", "page", "plot", "quiz"}
 
 
 def __getattr__(name: str) -> Any:

@@ -1,9 +1,11 @@
-"""Checks of plain arguments (numbers, flags, choices, types, lists, dicts): one place for each message.
+"""Checks of plain values (counts, numbers, flags, generators, choices, lists, dicts): one place per message.
 
-Like ``attnlib.validation`` (which checks the arrays of the formula), a check raises ``TypeError`` for
-the wrong kind of thing and ``ValueError`` for the right kind with the wrong content, naming the argument
-and what was expected, in the language chosen with ``attnlib.set_language``. The quiz's checks
-(``check_index``, ``check_list``) raise ``ValueError`` for both: a question written in the wrong form.
+This module holds every check of a value that is not an array; the arrays (their dtype, shape, NaN and
+infinity, masks, index arrays) are checked in ``attnlib.validation``. Like there, a check raises
+``TypeError`` for the wrong kind of thing and ``ValueError`` for the right kind with the wrong content,
+naming the argument and what was expected, in the language chosen with ``attnlib.set_language``. The
+quiz's checks (``check_index``, ``check_list``) raise ``ValueError`` for both: a question written in the
+wrong form.
 """
 
 from __future__ import annotations
@@ -85,7 +87,7 @@ def check_type(value: Any, name: str, kind: type, *, what: str) -> Any:
     return value
 
 
-# ---- the GPT's settings: a flag, a number, a dict of arrays ------------------------------------
+# ---- settings: a flag, a number, a count, a random generator, a dict of arrays ------------------
 def check_bool(value: Any, name: str) -> bool:
     """`value`, if it is True or False (not 0, 1 or a string); `name` names it in the message."""
     if not isinstance(value, (bool, np.bool_)):
@@ -106,6 +108,75 @@ def check_number(
         raise ValueError(tr("{name} must be a finite number {rule}; got {value}").format(
             name=name, rule=rule, value=value))
     return float(value)
+
+
+def check_positive_int(value: Any, name: str, *, symbol: str | None = None) -> int:
+    """`value` as an int, if it is a whole number >= 1.
+
+    Parameters
+    ----------
+    value : int
+        The number to check.
+    name : str
+        Its name, used in the message.
+    symbol : str, optional
+        What it counts, shown after the name (e.g. ``"sequence length"``).
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    TypeError
+        Not a whole number (booleans included).
+    ValueError
+        A whole number below 1.
+
+    Shapes:
+        value () -> ()
+    """
+    label = tr("{name} ({symbol})").format(name=name, symbol=tr(symbol)) if symbol else name
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(
+            tr("{label} must be a whole number >= 1; got {value!r} ({type})").format(
+                label=label, value=value, type=type(value).__name__
+            )
+        )
+    if value < 1:
+        raise ValueError(tr("{label} must be >= 1; got {value}").format(label=label, value=int(value)))
+    return int(value)
+
+
+def check_generator(rng: Any, name: str = "rng") -> np.random.Generator:
+    """`rng`, if it is a ``numpy.random.Generator``: every random draw in attnlib takes one explicitly.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        E.g. ``np.random.default_rng(0)``.
+    name : str
+        Its name, used in the message.
+
+    Returns
+    -------
+    numpy.random.Generator
+
+    Raises
+    ------
+    TypeError
+        Anything else (a seed, ``np.random``, None).
+
+    Shapes:
+        none
+    """
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError(
+            tr("{name} must be a numpy Generator, e.g. np.random.default_rng(0); got {type}").format(
+                name=name, type=type(rng).__name__
+            )
+        )
+    return rng
 
 
 def check_dict(value: Any, name: str, *, expected: str) -> Any:

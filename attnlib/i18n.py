@@ -8,7 +8,7 @@ exercise diagnoses, lab labels and readouts, figure titles, error messages)::
 Inside attnlib a text a learner reads is written in English and passed through :func:`tr` where it is
 shown; a text stored in a table for later is marked with :func:`N_`, so that the catalogue check finds it.
 The catalogues are ``attnlib/locale/<language>/*.json`` (one file per part of attnlib, all read together):
-English text → translation. zh-Hant is made from zh-Hans by ``tools/translate.py`` (OpenCC ``s2twp``
+English text → translation. zh-Hant is made from zh-Hans by ``tools/translate/`` (OpenCC ``s2twp``
 plus reviewed overrides), never translated by hand.
 The tools that publish the series (the site, the slides, the notebooks' navigation cells) take their
 list of languages and their words from here too: :func:`translated` gives a table of texts in any language.
@@ -35,7 +35,7 @@ LANGUAGES = ("en", "zh-Hans", "zh-Hant")
 # Each language named in its own script, as a switch between the editions shows it.
 LANGUAGE_NAMES = {"en": "English", "zh-Hans": "简体中文", "zh-Hant": "繁體中文"}
 LOCALE_DIR = Path(__file__).with_name("locale")
-# A matrix row and column: mainland 行/列, Taiwan 列/行 (tools/translate.py uses the same table).
+# A matrix row and column: mainland 行/列, Taiwan 列/行 (tools/translate/ uses the same table).
 MARKUP = {"zh-Hans": {"{行}": "行", "{列}": "列"}, "zh-Hant": {"{行}": "列", "{列}": "行"}}
 
 # The language is a setting of the session, like matplotlib's rcParams: one notebook, one language.
@@ -56,10 +56,7 @@ class set_language:  # noqa: N801 (called like a function: `set_language("zh-Han
     """
 
     def __init__(self, name: str) -> None:
-        if name not in LANGUAGES:
-            from .checks import check_choice  # here: checks.py itself speaks through this module
-
-            check_choice(name, "language", LANGUAGES)
+        _check_one_of(name, "language", LANGUAGES)
         self._before = _current[0]
         _current[0] = name
 
@@ -123,6 +120,14 @@ def N_(text: str) -> str:  # noqa: N802 (the gettext name for "translate later")
     return text
 
 
+def _check_one_of(value: object, name: str, choices: tuple[str, ...]) -> None:
+    # attnlib.checks speaks through this module, so this module checks its own two choices and imports
+    # nothing of attnlib (the message is the one attnlib.checks.check_choice writes)
+    if value not in choices:
+        raise ValueError(tr("{name} must be one of {choices}; got {value!r}").format(
+            name=name, choices=", ".join(choices), value=value))
+
+
 def _display_width(text: str) -> int:
     # a wide or full-width character (East Asian Width W or F) takes two columns, a combining mark none
     return sum(0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in "WF" else 1
@@ -156,10 +161,7 @@ def pad(text: str, width: int, align: str = "<") -> str:
 
     Taught in: 01 §5, 07 §3, 09 §4
     """
-    if align not in ("<", ">", "^"):
-        from .checks import check_choice  # here: checks.py itself speaks through this module
-
-        check_choice(align, "align", ("<", ">", "^"))
+    _check_one_of(align, "align", ("<", ">", "^"))
     room = max(width - _display_width(text), 0)
     left = {"<": 0, ">": room, "^": room // 2}[align]
     return " " * left + text + " " * (room - left)

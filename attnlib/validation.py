@@ -1,10 +1,12 @@
-"""Input validation of the arrays of the formula, shared by the public functions of attnlib.
+"""Checks of array inputs (the formula's arrays, masks, index arrays), shared by attnlib's public functions.
 
+This module holds every check of an array: its dtype, its number of axes, shapes that fit each other,
+NaN and infinity, a mask, and arrays of indices (token ids, lengths). Plain values (a count, a random
+generator, a flag, a number, a choice, a list, a dict) are checked in ``attnlib.checks``.
 Every check raises ``TypeError`` (the wrong kind of thing) or ``ValueError`` (the right kind, with
 the wrong shape or content). The message names the argument, the shape the formula expects (written
 in its symbols) and what was received, in the language chosen with ``attnlib.set_language``.
-No ``assert`` here: ``python -O`` would remove it. Plain arguments (flags, numbers, choices, lists)
-are checked in ``attnlib.checks``, the same way.
+No ``assert`` here: ``python -O`` would remove it.
 
 The checks are cheap on good input, so that ``attnlib.attention`` costs little more than the bare
 formula: finiteness is tested with one sum over the array (a finite sum means finite entries), and
@@ -25,11 +27,9 @@ __all__ = [
     "as_float_array",
     "check_attention_inputs",
     "check_finite",
-    "check_generator",
     "check_indices",
     "check_mask",
     "check_min_ndim",
-    "check_positive_int",
     "check_row_maxima",
     "first_index",
 ]
@@ -43,7 +43,7 @@ _KINDS = {
 }
 
 
-# ---- numbers, counts, generators -----------------------------------------------------------------
+# ---- any array: dtype, axes, finiteness, indices -------------------------------------------------
 
 
 def as_float_array(x: Any, name: str, *, expected: str) -> np.ndarray:
@@ -186,75 +186,6 @@ def check_finite(arr: np.ndarray, name: str, *, allow_neg_inf: bool = False) -> 
             else tr("{name} contains an infinite value at index {index}")
         )
         raise ValueError(template.format(name=name, index=first_index(bad)))
-
-
-def check_positive_int(value: Any, name: str, *, symbol: str | None = None) -> int:
-    """`value` as an int, if it is a whole number >= 1.
-
-    Parameters
-    ----------
-    value : int
-        The number to check.
-    name : str
-        Its name, used in the message.
-    symbol : str, optional
-        What it counts, shown after the name (e.g. ``"sequence length"``).
-
-    Returns
-    -------
-    int
-
-    Raises
-    ------
-    TypeError
-        Not a whole number (booleans included).
-    ValueError
-        A whole number below 1.
-
-    Shapes:
-        value () -> ()
-    """
-    label = tr("{name} ({symbol})").format(name=name, symbol=tr(symbol)) if symbol else name
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(
-            tr("{label} must be a whole number >= 1; got {value!r} ({type})").format(
-                label=label, value=value, type=type(value).__name__
-            )
-        )
-    if value < 1:
-        raise ValueError(tr("{label} must be >= 1; got {value}").format(label=label, value=int(value)))
-    return int(value)
-
-
-def check_generator(rng: Any, name: str = "rng") -> np.random.Generator:
-    """`rng`, if it is a ``numpy.random.Generator``: every random draw in attnlib takes one explicitly.
-
-    Parameters
-    ----------
-    rng : numpy.random.Generator
-        E.g. ``np.random.default_rng(0)``.
-    name : str
-        Its name, used in the message.
-
-    Returns
-    -------
-    numpy.random.Generator
-
-    Raises
-    ------
-    TypeError
-        Anything else (a seed, ``np.random``, None).
-
-    Shapes:
-        none
-    """
-    if not isinstance(rng, np.random.Generator):
-        raise TypeError(
-            tr("{name} must be a numpy Generator, e.g. np.random.default_rng(0); got {type}").format(
-                name=name, type=type(rng).__name__
-            )
-        )
-    return rng
 
 
 def check_indices(

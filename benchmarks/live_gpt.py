@@ -2,7 +2,7 @@
 
     make bench      (or: .venv/bin/python -m benchmarks.live_gpt [--throttle 4] [--runs 3])
 
-The lab is mounted from its stored state as the site does (``attnlib.labs.mount_html``) on a page of
+The lab is mounted from its stored state as the site does (``attnlib.page.mount_html``) on a page of
 its own, opened from disk in Debian's chromium with the CPU slowed down ``--throttle`` times
 (Chrome DevTools' ``Emulation.setCPUThrottlingRate``, 4 by default: a cheap phone).
 
@@ -32,10 +32,10 @@ import time
 from pathlib import Path
 
 from attnlib.gpt.text import load_poems
-from attnlib.labs import make_live_gpt_lab, mount_html
-from attnlib.labs.base import bundle
+from attnlib.labs import make_live_gpt_lab
+from attnlib.page import bundle, mount_html
 from attnlib.plot.style import CJK_FONT
-from tools.browser import helpers  # the browser flags of the tests
+from tools.browser.pages import CHROMIUM_FLAGS  # the browser flags of the tests
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -148,7 +148,7 @@ def main() -> int:
         document = f"<!doctype html><meta charset=utf-8>{face}<body>{mount}</body>"
         page_path.write_text(document, encoding="utf-8")
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=helpers.CHROMIUM_FLAGS,
+            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_FLAGS,
                                         headless=True)
             ready, steps, rendered = [], [], []
             for run in range(args.runs):

@@ -31,7 +31,8 @@ from pathlib import Path
 
 from benchmarks.lab_latency import MEDIAN_MS, P95_MS, stats, time_presses
 from tools import build_site
-from tools.browser import engines, helpers  # Firefox and WebKit driven as the engine tests drive them
+from tools.browser import engines  # Firefox and WebKit driven as the engine tests drive them
+from tools.browser.pages import CHROMIUM_FLAGS
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -93,7 +94,7 @@ def chromium(site: Path, loads: int, presses: int) -> dict:
 
     found: dict = {1: {}, 4: {}}
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=helpers.CHROMIUM_FLAGS)
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_FLAGS)
         for path in sorted(site.glob("*.html")):
             for throttle in (1, 4):  # side by side, page by page
                 usable = []

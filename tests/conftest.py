@@ -1,5 +1,6 @@
 """Shared fixtures: a fresh seeded Generator per test, the Agg backend for every plot, one hypothesis profile,
-and the pinned npm packages the site, deck and font tests build with (installed once per session).
+and the pinned npm packages the site, deck and font tests build with (installed once per session); and the
+``repo`` marker's rule: a run with ``-m "not repo"`` does not import a module marked ``repo`` as a whole.
 
 ``tests`` is a package: pytest puts the folder above it on ``sys.path`` (the repository's root, or
 build/wheel/ in the run against the wheel, where no attnlib source lies), so tests import their shared
@@ -8,8 +9,10 @@ modules as ``tests.<name>``, and the publishing tools as ``tools.<name>``.
 
 from __future__ import annotations
 
+import ast
 import os
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -67,8 +70,28 @@ def all_npm_packages() -> None:
 
 
 @pytest.fixture
-def repo(tmp_path, monkeypatch):
-    """A made-up series for tools/translate.py (tests/translation_cases.py), which it is pointed at."""
+def repo(tmp_path):
+    """The ``Paths`` of a made-up series for tools.translate in a temporary folder (tests/translation_cases.py)."""
     from tests.translation_cases import made_up_repo
 
-    return made_up_repo(tmp_path, monkeypatch)
+    return made_up_repo(tmp_path)
+
+
+# ---- the `repo` marker: what only the source checkout can run -------------------------------------------
+
+
+def marked_repo_whole(path: Path) -> bool:
+    """Whether the test module at `path` says ``pytestmark = pytest.mark.repo`` (read, not imported)."""
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "pytestmark" for t in node.targets):
+            return any(isinstance(n, ast.Attribute) and n.attr == "repo" for n in ast.walk(node.value))
+    return False
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """A run that leaves out the ``repo`` tests (``-m "not repo"``, as ``make wheel`` does) does not import a
+    module marked ``repo`` as a whole: it may import ``tools/``, which only the checkout has."""
+    if (collection_path.suffix == ".py" and collection_path.name.startswith("test_")
+            and config.getoption("markexpr") == "not repo" and marked_repo_whole(collection_path)):
+        return True
+    return None

@@ -18,6 +18,8 @@ import pytest
 from attnlib.labs import make_dot_product_lab
 from tools import build_site, build_slides, npm, offline_pages, site_search
 
+pytestmark = pytest.mark.repo  # builds the site from notebooks/ with tools/
+
 ROOT = Path(__file__).resolve().parents[1]
 
 VIEW, STATE = offline_pages.WIDGET_VIEW, offline_pages.WIDGET_STATE
@@ -95,7 +97,7 @@ def test_a_lab_output_becomes_the_lab_drawn_from_its_stored_state(lab):
     html = output["data"]["text/html"]
     assert html.startswith('<div class="live-lab">') and 'id="lab-1"' in html
     assert lab_payload(html, "lab-1") == lab.page_state()  # the spec and values as stored
-    assert "mountStatic(lab" in html and "// ---- dot_product.js ----" in html  # kit and lab module inlined
+    assert "mountStatic(pageModule" in html and "// ---- dot_product.js ----" in html  # kit and lab module inlined
     assert "widgets" not in nb.metadata  # no widget manager will look for it
 
 
@@ -145,22 +147,25 @@ def test_first_paragraph_and_a_colon_brings_the_next_block():
     assert build_site.first_paragraph(nb) == "First line\nsecond line."
 
 
-def test_a_page_speaks_its_language_down_to_the_figures_alternative_text():
-    page = '<html lang="en"><body><img alt="No description has been provided for this image" src="a.png">'
-    hant = offline_pages.with_language(page, "zh-Hant")
-    assert hant.startswith('<html lang="zh-Hant">') and 'alt="筆記本的程式碼畫出的圖' in hant and "No desc" not in hant
-    assert "the text beside it says what it shows" in offline_pages.with_language(page, "en")
+def chrome():
+    """The macros of tools/templates/chrome.html.j2, as the templates call them."""
+    from jinja2 import Environment, FileSystemLoader
+
+    return Environment(loader=FileSystemLoader(offline_pages.TEMPLATES)).get_template("chrome.html.j2").module
 
 
 def test_the_bar_links_index_previous_and_next():
     pages = [build_site.Page(Path(f"0{i}_n{i}.ipynb"), f"0{i} · N{i}", "") for i in range(3)]
-    first, middle, last = (build_site.bar(pages, i) for i in range(3))
+    first, middle, last = (str(chrome().bar(build_site.site_resources(pages, i, "en", ("en",)))) for i in range(3))
     assert rel_href(first, "index") == "index.html" and rel_href(first, "prev") is None
     assert '<span class="off">← previous</span>' in first and rel_href(first, "next") == "01_n1.html"
     assert (rel_href(middle, "prev"), rel_href(middle, "next")) == ("00_n0.html", "02_n2.html")
     assert rel_href(last, "next") is None and '<span class="off">next →</span>' in last
-    assert '<nav aria-label="The series">' in first
-    assert '<nav aria-label="本系列">' in build_site.bar(pages, 0, "zh-Hans")  # named in the page's language
+    assert '<nav aria-label="The series">' in first and "switch" not in first  # one edition: no switch
+    assert not re.search(r">\s+<", first)  # no space between the bar's items
+    hans = str(chrome().bar(build_site.site_resources(pages, 0, "zh-Hans", ("en", "zh-Hans"))))
+    assert '<nav aria-label="本系列">' in hans  # named in the page's language
+    assert '<span class="item switch"><span class="sep">·</span><span class="languages">' in hans
 
 
 def test_build_writes_index_pages_and_vendored_files(lab, tmp_path, page_packages):
@@ -227,17 +232,34 @@ def test_a_formula_mathjax_cannot_read_stops_the_build_and_is_named(tmp_path, pa
         offline_pages.typeset({page: "fonts"})
 
 
-def test_figures_are_files_beside_the_page_fetched_as_the_reader_comes_near(tmp_path):
+def test_a_page_speaks_its_language_and_its_figures_are_files_beside_it(tmp_path, page_packages):
+    """nbconvert's ExtractOutputPreprocessor writes each PNG to figures/<page>/ (a stale one goes), the page
+    fetches it as the reader comes near, and its alternative text and <html lang> are the edition's."""
     png = [b"\x89PNG\r\n\x1a\nfirst", b"\x89PNG\r\n\x1a\nsecond"]
-    body = "".join(f'<img alt="" src="data:image/png;base64,{base64.b64encode(b).decode()}" width="640">'
-                   for b in png)
-    stale = tmp_path / "figures" / "05_x" / "9.png"
+    nb = nbformat.v4.new_notebook()
+    plot = nbformat.v4.new_code_cell("plot()", outputs=[nbformat.v4.new_output(
+        "display_data", {"image/png": base64.b64encode(b).decode(), "text/plain": "<Figure>"},
+        metadata={"image/png": {"width": 640}}) for b in png])
+    nb.cells = [nbformat.v4.new_markdown_cell("# 05 · 縮放\n\n文字。"), plot]
+    path = tmp_path / "zh-Hant" / "05_x.ipynb"
+    path.parent.mkdir()
+    nbformat.write(nb, path)
+    stale = tmp_path / "site" / "zh-Hant" / "figures" / "05_x" / "9.png"
     stale.parent.mkdir(parents=True)
     stale.write_bytes(b"old")
-    page = build_site.figures_beside(body, tmp_path, "05_x")
-    assert page == ('<img alt="" loading="lazy" decoding="async" src="figures/05_x/1.png" width="640">'
-                    '<img alt="" loading="lazy" decoding="async" src="figures/05_x/2.png" width="640">')
-    assert [f.read_bytes() for f in sorted((tmp_path / "figures" / "05_x").iterdir())] == png  # and no 9.png
+    [page] = build_site.build([path], tmp_path / "site", log=lambda *_: None)
+    html = page.read_text(encoding="utf-8")
+    assert re.search(r'<html lang="zh-Hant"', html)  # not nbconvert's ISO 639-1 "en"
+    images = re.findall(r"<img [^>]*>", html)
+    assert len(images) == 2 and "data:image/png" not in html
+    sources = [re.search(r'src="([^"]+)"', img).group(1) for img in images]
+    assert [(page.parent / src).read_bytes() for src in sources] == png
+    assert all(src.startswith("figures/05_x/") for src in sources) and not stale.exists()
+    alt = offline_pages.figure_alt("zh-Hant")
+    assert "筆記本" in alt and "No description" not in html
+    for img in images:
+        assert f'alt="{alt}"' in img and 'loading="lazy"' in img and 'decoding="async"' in img
+        assert 'width="640"' in img
 
 
 def test_a_solution_is_folded_away(lab, tmp_path, page_packages):
@@ -269,14 +291,15 @@ def test_links_between_editions_become_links_between_pages():
 
 
 def test_language_switch_links_the_same_page_in_the_other_editions():
-    switch = offline_pages.language_switch("01_a.html", "zh-Hans", ("en", "zh-Hans", "zh-Hant"))
+    links = offline_pages.language_links("01_a.html", "zh-Hans", ("en", "zh-Hans", "zh-Hant"))
+    switch = str(chrome().language_switch(links))
     assert '<strong lang="zh-Hans">简体中文</strong>' in switch
     assert 'href="../01_a.html"' in switch and 'href="../zh-Hant/01_a.html"' in switch
-    english = offline_pages.language_switch("01_a.html", "en", ("en", "zh-Hant"))
+    assert switch.count(" · ") == 2 and switch.startswith('<span class="languages">')
+    english = str(chrome().language_switch(offline_pages.language_links("01_a.html", "en", ("en", "zh-Hant"))))
     assert 'href="zh-Hant/01_a.html"' in english and "简体中文" not in english  # no such edition built
-    assert offline_pages.with_language('<html lang="en">\n<html lang="en">', "zh-Hant") == (
-        '<html lang="zh-Hant">\n<html lang="en">'
-    )
+    assert offline_pages.language_links("01_a.html", "en", ("en",)) == []  # one edition: no switch
+    assert str(chrome().language_switch([])) == ""
 
 
 def test_editions_are_grouped_by_folder(tmp_path):
@@ -329,17 +352,18 @@ def test_every_page_has_the_contents_of_its_language_with_itself_marked(sectione
     for folder, names in (("", ["00_start.html", "01_inner.html"]), ("zh-Hans", ["01_inner.html"])):
         for current in names:
             page = (sectioned_site / folder / current).read_text(encoding="utf-8")
-            contents = element(page, r'<nav class="site-contents".*?</nav>')
+            contents = element(page, r'<nav [^>]*class="site-contents".*?</nav>')
             found = links(contents)
             assert [href for href, _, _ in found] == names
             assert [href for href, _, now in found if now] == [current]  # aria-current on this page only
-            assert page.index('class="skip-link"') < page.index("site-bar") < page.index("site-contents")
+            body = page[page.index("<body"):]  # (the page's inline stylesheet names them too)
+            assert body.index('class="skip-link"') < body.index("site-bar") < body.index("site-contents")
             assert '<main id="content"' in page and 'href="#content"' in page
 
 
 def test_the_outline_lists_every_h2_and_h3_and_every_lab_in_page_order(sectioned_site, lab):
     page = (sectioned_site / "01_inner.html").read_text(encoding="utf-8")
-    outline = links(element(page, r'<nav class="site-outline".*?</nav>'))
+    outline = links(element(page, r'<nav [^>]*class="site-outline".*?</nav>'))
     main = page[page.index("<main"):]
     headings = re.findall(r'<h[23] id="([^"]+)"', main)
     labs = re.findall(r'class="attn-lab-mount" id="(lab-\d+)"', main)
@@ -354,7 +378,7 @@ def test_the_outline_lists_every_h2_and_h3_and_every_lab_in_page_order(sectioned
 
 
 def outline_link(page: str, href: str) -> str:
-    return element(page, rf'<a href="{re.escape(href)}"[^>]*>')
+    return element(page, rf'<a [^>]*href="{re.escape(href)}"[^>]*>')
 
 
 def test_the_search_index_of_each_language_holds_its_sections_without_code(sectioned_site):
@@ -407,7 +431,6 @@ def test_formulas_become_plain_text_for_the_outline_and_the_results():
 REAL_NOTEBOOKS = sorted((ROOT / "notebooks").glob("**/0[1-9]_*.ipynb"))
 
 
-@pytest.mark.repo
 @pytest.mark.parametrize("path", REAL_NOTEBOOKS, ids=lambda p: f"{p.parent.name}-{p.stem[:2]}")
 def test_no_exercise_shows_an_error_on_a_page(path):
     """Every exercise of the series reads as a task on its page: no red verdict of the unwritten stub, no
@@ -482,7 +505,7 @@ def test_the_tagged_cells_and_only_they_are_one_labelled_block(going_further_sit
     assert part.index(label) < part.index("gf-part")  # the label heads the block
     assert f'>{words["further"]}</strong>' in label and words["further_note"] in label
     assert re.search(r'<section aria-labelledby="going-further-1"', part)  # named by its label
-    outline = element(page, r'<nav class="site-outline".*?</nav>')
+    outline = element(page, r'<nav [^>]*class="site-outline".*?</nav>')
     marked = re.findall(r'<li class="([^"]*)"><a href="#([^"]*)"', outline)
     assert [(anchor, "going-further" in classes.split()) for classes, anchor in marked] == [
         ("6.-The-main-line", False), ("Going-further:-a-detour", True), ("Recap", False)]

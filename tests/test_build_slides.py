@@ -9,8 +9,11 @@ import re
 from pathlib import Path
 
 import nbformat
+import pytest
 
 from tools import build_slides, npm, offline_pages
+
+pytestmark = pytest.mark.repo  # builds decks with tools/
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -88,10 +91,7 @@ def test_slide_tags_hide_code_scale_figures_and_merge_the_notes():
     assert [c.id for c in build_slides.for_slides(nb).cells] == [c.id for c in out.cells]
     assert "transient" not in nb.cells[3].metadata and len(nb.cells) == 8
 
-    exporter = build_slides.make_exporter({"reveal": "vendor/reveal", "mathjax": "m.js", "cjk_font": "f.ttf"})
-    resources = {"metadata": {"name": "05_x", "path": "."}, "figure_heights": build_slides.figure_heights(out),
-                 "offline": {"reveal": "vendor/reveal", "mathjax": "m.js", "cjk_font": "f.ttf"}}
-    html, _ = exporter.from_notebook_node(out, resources=resources)
+    html, _ = export(nb)  # the exporter runs the same steps as for_slides
     shown = re.sub(r"<aside.*?</aside>", "", html, flags=re.S)
     assert "subplots" in html and "subplots" not in shown  # in the notes, not on the slide
     assert "print" in shown
@@ -116,13 +116,40 @@ def test_a_chinese_deck_says_in_chinese_what_its_slides_leave_out(tmp_path):
     assert notes.startswith(build_slides.WORDS["zh-Hant"]["off_slide"]) and "筆記本" in notes
 
 
-def test_a_deck_is_titled_in_its_language_and_the_index_reads_the_title_back(tmp_path):
-    deck = "<html><head><title>02 · Softmax：从分数到权重 slides</title></head></html>"
-    assert "<title>02 · Softmax：从分数到权重 · 幻灯片</title>" in build_slides.titled(deck, "zh-Hans")
-    (tmp_path / "02_softmax.slides.html").write_text(build_slides.titled(deck, "zh-Hant"), encoding="utf-8")
+def export(nb, path: Path | None = None, language: str = "en", available=("en",)):
+    """A deck of ``nb`` as the build makes it (the notebook at ``path`` for its exercises), in memory."""
+    urls = {"reveal": "vendor/reveal", "cjk_font": "f.ttf", "cjk_bold_font": "b.ttf", "math_fonts": "m"}
+    name = f"{path.stem if path else '05_x'}.slides.html"
+    meta = {"name": path.stem, "path": str(path.parent)} if path else {"name": "05_x", "path": ""}
+    resources = {"metadata": meta, "offline": build_slides.deck_resources(urls, language, name, available)}
+    return build_slides.make_exporter(urls).from_notebook_node(nb, resources=resources)
+
+
+def test_a_deck_speaks_its_language_title_figures_and_switch_and_the_index_reads_the_title_back(tmp_path):
+    nb = notebook()
+    nb.cells[0].source = "# 02 · Softmax：从分数到权重"
+    nb.cells.append(nbformat.v4.new_code_cell("plot()", outputs=[nbformat.v4.new_output(
+        "display_data", {"image/png": "iVBORw0KGgo=", "text/plain": "<Figure>"})]))
+    path = tmp_path / "zh-Hant" / "02_softmax.ipynb"
+    path.parent.mkdir()
+    html, _ = export(nb, path, "zh-Hant", ("en", "zh-Hans", "zh-Hant"))
+    assert "<title>02 · Softmax：从分数到权重 · 投影片</title>" in html
+    assert re.search(r'<html lang="zh-Hant"', html)  # not nbconvert's ISO 639-1 "en"
+    img = re.search(r'<img [^>]*src="data:image/png;base64,iVBORw0KGgo="[^>]*>', html).group(0)
+    assert f'alt="{offline_pages.figure_alt("zh-Hant")}"' in img and "筆記本" in img
+    switch = re.search(r'<span class="deck-languages">.*?</span>', html).group(0)
+    assert '<strong lang="zh-Hant">繁體中文</strong>' in switch
+    assert 'href="../02_softmax.slides.html"' in switch and 'href="../zh-Hans/02_softmax.slides.html"' in switch
+    assert "removeAttribute(\"tabindex\")" in html  # cells are no Tab stops of their own on a slide
+    (tmp_path / "02_softmax.slides.html").write_text(html, encoding="utf-8")
     build_slides.write_index(tmp_path, "zh-Hant")
     index = (tmp_path / "index.html").read_text(encoding="utf-8")
     assert ">02 · Softmax：从分数到权重</a>" in index  # the title read back without " · 投影片"
+
+
+def test_a_deck_with_one_edition_has_no_language_switch():
+    html, _ = export(notebook())
+    assert 'class="deck-languages"' not in html and "<title>02 · Softmax · Slides</title>" in html
 
 
 def test_groups_of_cells_follow_slides_and_subslides():
@@ -164,10 +191,7 @@ def test_every_slide_of_a_going_further_part_carries_its_label_the_first_says_op
     labels = [c.metadata.get("slideshow", {}).get("data", {}).get("going_further") for c in out.cells]
     assert labels == [None, None, "Going further · optional", None, None, "Going further", None]
 
-    exporter = build_slides.make_exporter({"reveal": "vendor/reveal", "mathjax": "m.js", "cjk_font": "f.ttf"})
-    resources = {"metadata": {"name": "05_x", "path": "."}, "figure_heights": [],
-                 "offline": {"reveal": "vendor/reveal", "mathjax": "m.js", "cjk_font": "f.ttf"}}
-    html, _ = exporter.from_notebook_node(out, resources=resources)
+    html, _ = export(going_further())
     sections = re.findall(r"<section([^>]*)>", html)
     # the part's first slide opens a slide and its subslide, both labelled; then its second subslide
     assert [s.strip() for s in sections if "going-further" in s] == [

@@ -5,7 +5,7 @@ A Chinese edition's code cell is the English cell with fragments replaced from t
 editions as committed, that it is the English program: the same syntax tree once string constants are
 blanked (and comments, which the tree does not hold, ignored), and every string that changed is one that is
 only shown (printed, a title, an axis label, a legend), never a token, a file name, a dict key or a format
-spec. The second group proves the checker refuses each kind of drift, and that ``translate.py`` builds,
+spec. The second group proves the checker refuses each kind of drift, and that ``tools.translate`` builds,
 converts to 繁體 and reports stale or missing code translations.
 """
 
@@ -19,21 +19,27 @@ import nbformat
 import pytest
 
 from tests.translation_cases import build_and_mark_executed, check, edition
-from tools import translate
+from tools.translate.code_catalogue import code_problems, read_code_catalogue
+from tools.translate.code_check import DIRECTIVE, code_candidates, code_drift, names_used, python_source
+from tools.translate.config import EDITIONS, REPO, Paths
+from tools.translate.prose import english_hash, english_notebooks
+from tools.translate.translator import code_skeleton, stamp
+
+pytestmark = pytest.mark.repo  # checks the editions' code with tools/
 
 ROOT = Path(__file__).resolve().parents[1]
 
-ENGLISH_NOTEBOOKS = translate.english_notebooks()
+ENGLISH_NOTEBOOKS = english_notebooks()
 CHINESE = re.compile(r"[\u3400-\u9fff\u3000-\u303f\uff00-\uffef]")  # Han, or Chinese punctuation
 
 
 def program(source: str) -> str:
     """The syntax tree of a cell with every string blanked: what no translation may change.
 
-    Written apart from translate.code_drift on purpose (a second, simpler opinion): string constants become
+    Written apart from code_check.code_drift on purpose (a second, simpler opinion): string constants become
     "", and the literal parts of f-strings are dropped; the format specs of f-strings are kept.
     """
-    tree = ast.parse(translate._python(source))
+    tree = ast.parse(python_source(source))
     specs = {id(n.format_spec) for n in ast.walk(tree) if isinstance(n, ast.FormattedValue) and n.format_spec}
     inside_spec = set()
     for node in ast.walk(tree):
@@ -59,7 +65,7 @@ def without_language_line(source: str) -> str:
 
 
 @pytest.mark.parametrize("path", ENGLISH_NOTEBOOKS, ids=lambda p: p.stem)
-@pytest.mark.parametrize("language", translate.EDITIONS)
+@pytest.mark.parametrize("language", EDITIONS)
 def test_every_code_cell_of_the_edition_is_the_english_program(path, language):
     english = {c.id: c for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code"}
     built = nbformat.read(ROOT / "notebooks" / language / path.name, as_version=4)
@@ -71,22 +77,22 @@ def test_every_code_cell_of_the_edition_is_the_english_program(path, language):
             problems.append(f"{cell.id}: not the English program")
         elif source != original:
             translated += 1
-            seen = translate.names_used(nbformat.read(path, as_version=4), but=cell.id)
-            problems += [f"{cell.id}: {why}" for why in translate.code_drift(original, source, seen)]
+            seen = names_used(nbformat.read(path, as_version=4), but=cell.id)
+            problems += [f"{cell.id}: {why}" for why in code_drift(original, source, seen)]
     assert not problems, "\n".join(problems)
     assert translated >= 3, f"{path.name}: only {translated} code cells translated"
 
 
 @pytest.mark.parametrize("path", ENGLISH_NOTEBOOKS, ids=lambda p: p.stem)
 def test_code_catalogue_is_complete_and_up_to_date(path):
-    assert translate.code_catalogue_path(path).exists(), "run `python -m tools.translate skeleton zh-Hans NN`"
-    assert translate.code_problems(path) == []
+    assert REPO.code_catalogue(path, "zh-Hans").exists(), "run `python -m tools.translate skeleton zh-Hans NN`"
+    assert code_problems(path, "zh-Hans") == []
 
 
 @pytest.mark.parametrize("path", ENGLISH_NOTEBOOKS, ids=lambda p: p.stem)
 def test_every_translated_fragment_is_chinese_and_keeps_its_kind(path):
     """A comment stays a comment, a literal keeps its quotes, and what replaces English is Chinese."""
-    for entry in translate.read_code_catalogue(path).values():
+    for entry in read_code_catalogue(REPO.code_catalogue(path, "zh-Hans")).values():
         for english, hans in entry.pairs:
             assert hans != english and CHINESE.search(hans), (
                 f"{entry.cell_id}: {english!r} is not translated: delete the pair to keep it"
@@ -102,8 +108,8 @@ def test_every_translated_fragment_is_chinese_and_keeps_its_kind(path):
 
 def test_nbval_directives_are_never_translated():
     for path in ENGLISH_NOTEBOOKS:
-        for entry in translate.read_code_catalogue(path).values():
-            assert not any(translate.DIRECTIVE.match(english) for english, _ in entry.pairs), entry.cell_id
+        for entry in read_code_catalogue(REPO.code_catalogue(path, "zh-Hans")).values():
+            assert not any(DIRECTIVE.match(english) for english, _ in entry.pairs), entry.cell_id
 
 
 def test_figures_and_printouts_of_the_first_notebook_are_chinese():
@@ -144,7 +150,7 @@ def test_figures_and_printouts_of_the_first_notebook_are_chinese():
     ],
 )
 def test_shown_strings_and_comments_may_change(english, translated):
-    assert translate.code_drift(english, translated) == []
+    assert code_drift(english, translated) == []
 
 
 @pytest.mark.parametrize(
@@ -179,13 +185,13 @@ def test_shown_strings_and_comments_may_change(english, translated):
     ],
 )
 def test_logic_and_computed_strings_may_not_change(english, translated, why):
-    found = translate.code_drift(english, translated, elsewhere=frozenset({"name"}))
+    found = code_drift(english, translated, elsewhere=frozenset({"name"}))
     assert found and why in found[0], found
 
 
 def test_candidates_are_comments_and_shown_strings_only():
     source = 'data = load("green_grass")  # the sentence\nprint(f"{T} tokens")\nplot.heatmap(w, kind="scores", title="weights")\n# NBVAL_IGNORE_OUTPUT'
-    assert translate.code_candidates(source) == ["# the sentence", 'f"{T} tokens"', '"weights"']
+    assert code_candidates(source) == ["# the sentence", 'f"{T} tokens"', '"weights"']
 
 
 # --- building and checking, on the made-up series of test_translations ----------------------------
@@ -193,15 +199,15 @@ def test_candidates_are_comments_and_shown_strings_only():
 CODE = "print(np.round(rng.random(2), 3))"
 
 
-def write_code_catalogue(root: Path, text: str) -> Path:
-    path = root / "notebooks" / "translations" / "zh-Hans" / "code" / "01_demo.md"
+def write_code_catalogue(repo: Paths, text: str) -> Path:
+    path = repo.catalogues / "zh-Hans" / "code" / "01_demo.md"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
     return path
 
 
-def set_english_code(root: Path, source: str) -> None:
-    path = root / "notebooks" / "01_demo.ipynb"
+def set_english_code(repo: Paths, source: str) -> None:
+    path = repo.notebooks / "01_demo.ipynb"
     nb = nbformat.read(path, as_version=4)
     next(c for c in nb.cells if c.id == "work").source = source
     nbformat.write(nb, path)
@@ -212,13 +218,13 @@ SHOWN = 'print("random data:", np.round(rng.random(2), 3))  # two numbers'
 
 def test_build_translates_code_into_both_scripts_and_check_passes(repo):  # noqa: F811 (the made-up series of test_translations)
     set_english_code(repo, SHOWN)
-    h = translate.english_hash(SHOWN)
+    h = english_hash(SHOWN)
     write_code_catalogue(
         repo,
         f'<!-- code work · en {h} -->\n- "random data:"\n+ "随机数据：“两个”"\n- # two numbers\n+ # 两个数\n',
     )
-    build_and_mark_executed()
-    status, message = check()
+    build_and_mark_executed(repo)
+    status, message = check(repo)
     assert status == 0, message
     hans = next(c for c in edition(repo, "zh-Hans").cells if c.id == "work").source
     hant = next(c for c in edition(repo, "zh-Hant").cells if c.id == "work").source
@@ -228,42 +234,42 @@ def test_build_translates_code_into_both_scripts_and_check_passes(repo):  # noqa
 
 def test_stale_missing_and_leftover_code_entries_are_reported(repo):  # noqa: F811 (the made-up series of test_translations)
     set_english_code(repo, SHOWN)
-    build_and_mark_executed()
-    status, message = check()
+    build_and_mark_executed(repo)
+    status, message = check(repo)
     assert status == 1 and "code cell work: no entry" in message and "skeleton zh-Hans 01" in message
-    translate.code_skeleton("zh-Hans", "01")
-    path = repo / "notebooks" / "translations" / "zh-Hans" / "code" / "01_demo.md"
+    code_skeleton("zh-Hans", "01", repo)
+    path = repo.catalogues / "zh-Hans" / "code" / "01_demo.md"
     assert '- "random data:"\n+ "random data:"' in path.read_text(encoding="utf-8")
     path.write_text(
         path.read_text(encoding="utf-8").replace('+ "random data:"', '+ "随机数据："'), encoding="utf-8"
     )
-    build_and_mark_executed()
-    assert check()[0] == 0
+    build_and_mark_executed(repo)
+    assert check(repo)[0] == 0
     set_english_code(repo, SHOWN.replace("2)", "3)"))  # the English code changed
-    build_and_mark_executed()
-    status, message = check()
+    build_and_mark_executed(repo)
+    status, message = check(repo)
     assert status == 1 and "code cell work: stale" in message and "stamp zh-Hans 01 work" in message
-    translate.stamp("zh-Hans", "01", ["work"])
-    build_and_mark_executed()
-    assert check()[0] == 0
+    stamp("zh-Hans", "01", ["work"], repo)
+    build_and_mark_executed(repo)
+    assert check(repo)[0] == 0
     path.write_text(
         path.read_text(encoding="utf-8") + "\n<!-- code gone · en 000000000000 -->\n", encoding="utf-8"
     )
-    status, message = check()
+    status, message = check(repo)
     assert status == 1 and "code cell gone: no such code cell" in message
 
 
 def test_a_translation_that_changes_the_program_is_reported(repo):  # noqa: F811 (the made-up series of test_translations)
     set_english_code(repo, SHOWN)
-    h = translate.english_hash(SHOWN)
+    h = english_hash(SHOWN)
     write_code_catalogue(repo, f"<!-- code work · en {h} -->\n- rng.random(2)\n+ rng.random(4)\n")
-    status, message = check()
+    status, message = check(repo)
     assert status == 1 and "code cell work: the code differs" in message
     write_code_catalogue(repo, f"<!-- code work · en {h} -->\n- not in the cell\n+ 不在\n")
-    status, message = check()
+    status, message = check(repo)
     assert status == 1 and "the English cell has no 'not in the cell'" in message
     write_code_catalogue(repo, f"<!-- code work · en {h} -->\n- one line without its pair\n")
-    status, message = check()
+    status, message = check(repo)
     assert status == 1 and "expected pairs of lines" in message
 
 

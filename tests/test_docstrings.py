@@ -32,6 +32,8 @@ import pytest
 
 import attnlib
 
+pytestmark = pytest.mark.repo  # reads the sections of notebooks/
+
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 POINTER_LINE = re.compile(r"Taught in: (.+)")
 POINTER = re.compile(r"(\d\d) §(\S.*?)(?=, \d\d §|$)")

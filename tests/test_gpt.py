@@ -125,6 +125,67 @@ def test_the_kv_cache_gives_the_tokens_and_logits_of_full_recomputation():
     assert np.abs(full[1:] - logits_c).max() < 1e-12  # and the one-shot forward over the result
 
 
+def test_a_prompt_may_fill_the_context_when_the_last_new_token_is_read_by_no_step():
+    """6 prompt tokens + 1 new one: the step reads 6 = T_max tokens; a second new one would need 7."""
+    ids, logits = gpt.generate(random_params(CFG), CFG, [1, 2, 3, 4, 5, 6], 1, rng=np.random.default_rng(0))
+    assert ids.shape == (7,) and logits.shape == (1, 11)
+    assert gpt.check_prompt([1, 2, 3, 4, 5], CFG, 2)[1] == 2
+    with pytest.raises(ValueError, match="read 7 tokens"):
+        gpt.check_prompt([1, 2, 3, 4, 5, 6], CFG, 2)
+
+
+@pytest.mark.parametrize("use_cache", [True, False])
+def test_each_step_shows_the_weights_of_every_query_over_the_tokens_read(use_cache):
+    """Step s reads t = n + s tokens: its weights are gpt.forward's over them, logits its last row, and its
+    probabilities softmax(logits / temperature); generate gives the same tokens and logits."""
+    params, prompt = random_params(CFG), [3, 1]
+    steps = list(gpt.generate_steps(params, CFG, prompt, 4, temperature=2.0, rng=np.random.default_rng(5),
+                                    use_cache=use_cache))
+    ids = [*prompt, *(s.token for s in steps)]
+    for s, step in enumerate(steps):
+        logits, weights = gpt.forward(params, CFG, ids[: 2 + s])
+        assert step.weights.shape == (2, 2, 2 + s, 2 + s)
+        np.testing.assert_allclose(step.weights, weights, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(step.logits, logits[-1], rtol=0, atol=1e-12)
+        z = np.exp((step.logits - step.logits.max()) / 2.0)
+        np.testing.assert_allclose(step.probs, z / z.sum(), rtol=0, atol=1e-15)
+    assert np.all(np.triu(steps[-1].weights, k=1) == 0)
+    out, logits = gpt.generate(params, CFG, prompt, 4, temperature=2.0, rng=np.random.default_rng(5),
+                               use_cache=use_cache)
+    assert out.tolist() == ids and np.array_equal(logits, np.stack([s.logits for s in steps]))
+
+
+def test_a_cached_step_keeps_the_rows_of_earlier_steps_unchanged():
+    steps = list(gpt.generate_steps(random_params(CFG), CFG, [3], 5, rng=np.random.default_rng(1)))
+    first = steps[0].weights.copy()
+    assert np.array_equal(steps[-1].weights[:, :, :1, :1], first)  # the rows grew; the first one stayed
+    with pytest.raises(ValueError, match="read-only"):
+        steps[0].weights[0, 0, 0, 0] = 0.5
+
+
+def test_greedy_takes_the_most_likely_token_and_draws_no_number():
+    class Counting:
+        draws = 0
+
+        def random(self):
+            Counting.draws += 1
+            return 0.5
+
+    params = random_params(CFG)
+    steps = list(gpt.generate_steps(params, CFG, [2], 5, temperature=0.5, rng=Counting(), greedy=True))
+    assert [s.token for s in steps] == [int(np.argmax(s.logits)) for s in steps] and Counting.draws == 0
+    assert all(s.rank == 1 for s in steps)
+    sampled = list(gpt.generate_steps(params, CFG, [2], 5, rng=Counting()))
+    assert len(sampled) == 5 and Counting.draws == 5  # one number a sampled token
+
+
+def test_a_step_ranks_the_candidates():
+    """probs (0.1, 0.4, 0.1, 0.4): the stable order is 1, 3, 0, 2; token 0 has two more likely above it."""
+    step = gpt.Step(np.zeros(4), np.array([0.1, 0.4, 0.1, 0.4]), 0, np.ones((1, 1, 1, 1)))
+    assert step.top(3).tolist() == [1, 3, 0] and step.rank == 3
+    assert dataclasses.replace(step, token=3).rank == 1
+
+
 def test_a_low_temperature_is_greedy():
     params = random_params(CFG)
     ids, logits = gpt.generate(params, CFG, [2], 5, temperature=1e-3, rng=np.random.default_rng(0))
@@ -145,7 +206,7 @@ def test_training_lowers_the_loss_on_a_repeating_text(rng):
     [
         ([], 2, 1.0, r"prompt must hold at least one entry, shape \(n,\); got shape \(0,\)"),
         ([[1, 2]], 1, 1.0, r"prompt must have shape \(n,\); got shape \(1, 2\)"),  # 2-D: not "empty"
-        ([1, 2, 3, 4, 5], 2, 1.0, r"5 tokens plus n_new=2 .* makes 7, more than the context T_max=6"),
+        ([1, 2, 3, 4, 5, 6], 2, 1.0, r"6 tokens plus n_new=2 .* read 7 tokens .* more than the context T_max=6"),
         ([1] * 7, 1, 1.0, r"prompt has T=7 tokens, longer than the context T_max=6"),
         ([1], 1, 0.0, r"temperature must be > 0 .* got 0.0"),
         ([1], 1, -1.0, r"temperature must be > 0 .* got -1.0"),
@@ -333,6 +394,12 @@ LIST_PARAMS = {**P, "b_out": [0.0] * 11}
         (lambda: gpt.generate(P, CFG, [1], 1, temperature=np.nan, rng=RNG(0)), ValueError, r"temperature must be > 0"),
         (lambda: gpt.generate(P, CFG, [1], 1.5, rng=RNG(0)), TypeError, r"n_new must be a whole number >= 1"),
         (lambda: gpt.generate(P, CFG, "ab", 1, rng=RNG(0)), TypeError, r"prompt must be whole numbers \(token ids\) of shape \(n,\)"),
+        (lambda: gpt.generate(P, CFG, [1], 1, rng=0), TypeError, r"rng must be a numpy Generator"),
+        (lambda: list(gpt.generate_steps(P, CFG, [1], 1, rng=0)), TypeError, r"rng must be a numpy.random.Generator, or anything whose random\(\)"),
+        (lambda: gpt.generate_steps(P, CFG, [1], 1, rng=RNG(0), greedy="yes"), TypeError, r"greedy must be True or False; got 'yes'"),
+        (lambda: gpt.generate_steps(P, PEEK, [1], 1, rng=RNG(0)), ValueError, r"use_cache=True needs a causal model"),
+        (lambda: gpt.check_temperature(0), ValueError, r"temperature must be > 0 .* got 0"),
+        (lambda: gpt.check_prompt([], CFG, 1), ValueError, r"prompt must hold at least one entry"),
     ],
 )
 def test_every_public_function_refuses_a_bad_argument_by_name(call, error, match):

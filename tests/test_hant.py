@@ -2,7 +2,7 @@
 quotation marks, and no Simplified character left in what the edition shows.
 
 The 繁體 text is never written by hand: it is the 简体 text through OpenCC ``s2twp`` and
-``notebooks/translations/zh-Hant-overrides.tsv`` (tools/translate.py). These tests convert every 简体
+``notebooks/translations/zh-Hant-overrides.tsv`` (tools/translate/hant.py). These tests convert every 简体
 source afresh (prose and code catalogues, attnlib's catalogues, the lecturer's guide), so they judge the
 conversion itself, and read the generated 繁體 notebooks and catalogues for what the build wrote.
 """
@@ -18,10 +18,16 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from tools import translate
+from attnlib.i18n import resolve_markup
+from tools.translate.code_catalogue import read_code_catalogue
+from tools.translate.config import REPO
+from tools.translate.hant import PROTECTED, converter, read_overrides, to_traditional
+from tools.translate.prose import parse
+
+pytestmark = pytest.mark.repo  # checks the 繁體 edition with tools/
 
 ROOT = Path(__file__).resolve().parents[1]
-KNOWN_BAD = translate.CATALOGUES / "zh-Hant-known-bad.tsv"
+KNOWN_BAD = REPO.catalogues / "zh-Hant-known-bad.tsv"
 HANT_NOTEBOOKS = ROOT / "notebooks" / "zh-Hant"
 HANT_LOCALE = ROOT / "attnlib" / "locale" / "zh-Hant"
 
@@ -37,17 +43,17 @@ def rows(path: Path) -> list[list[str]]:
 def hans_sources() -> dict[str, str]:
     """Every 简体 text the 繁體 edition is converted from, by where it is."""
     out = {}
-    for path in sorted((translate.CATALOGUES / "zh-Hans").glob("*.md")):
-        for cell_id, entry in translate.parse(path.read_text(encoding="utf-8")).items():
-            out[f"{path.name} cell {cell_id}"] = translate.PROTECTED.sub(" ", entry.text)
-    for path in sorted((translate.CATALOGUES / "zh-Hans" / "code").glob("*.md")):
-        for cell_id, entry in translate.read_code_catalogue(path).items():
+    for path in sorted((REPO.catalogues / "zh-Hans").glob("*.md")):
+        for cell_id, entry in parse(path.read_text(encoding="utf-8")).items():
+            out[f"{path.name} cell {cell_id}"] = PROTECTED.sub(" ", entry.text)
+    for path in sorted((REPO.catalogues / "zh-Hans" / "code").glob("*.md")):
+        for cell_id, entry in read_code_catalogue(path).items():
             out[f"code/{path.name} cell {cell_id}"] = "\n".join(hans for _, hans in entry.pairs)
-    for path in sorted((translate.LOCALE / "zh-Hans").glob("*.json")):
+    for path in sorted((REPO.locale / "zh-Hans").glob("*.json")):
         for key, value in json.loads(path.read_text(encoding="utf-8")).items():
             out[f"{path.name} {key[:40]!r}"] = value
-    guide = translate.CATALOGUES / translate.GUIDE
-    out[guide.name] = translate.PROTECTED.sub(" ", guide.read_text(encoding="utf-8"))
+    guide = REPO.guide("zh-Hans")
+    out[guide.name] = PROTECTED.sub(" ", guide.read_text(encoding="utf-8"))
     for line in (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8").splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if line.startswith("|") and len(cells) == 4 and cells[0] not in ("English", "---"):
@@ -58,13 +64,13 @@ def hans_sources() -> dict[str, str]:
 @functools.cache
 def converted() -> dict[str, str]:
     """Each source through s2twp only, and through s2twp and the overrides (markup still unresolved)."""
-    overrides = translate.read_overrides()
-    return {where: translate.to_traditional(text, overrides) for where, text in hans_sources().items()}
+    overrides = read_overrides()
+    return {where: to_traditional(text, overrides) for where, text in hans_sources().items()}
 
 
 @functools.cache
 def s2twp_only() -> dict[str, str]:
-    convert = translate._converter().convert
+    convert = converter().convert
     return {where: convert(text) for where, text in hans_sources().items()}
 
 
@@ -87,10 +93,10 @@ def test_the_generated_edition_holds_no_known_bad_result():
 def test_every_override_is_used():
     """An override that matches no text is dead: a typo in it, or a word the catalogues no longer use.
     One that mends a listed mainland form stays as a guard (test_translations checks that it mends it)."""
-    overrides = translate.read_overrides()
+    overrides = read_overrides()
     pattern = re.compile("|".join(re.escape(k) for k, _ in overrides))
     used = {m.group(0) for text in s2twp_only().values() for m in pattern.finditer(text)}
-    guards = {form for form, _ in rows(translate.CATALOGUES / "zh-Hant-mainland-forms.tsv")}
+    guards = {form for form, _ in rows(REPO.catalogues / "zh-Hant-mainland-forms.tsv")}
     dead = [k for k, _ in overrides if k not in used and k not in guards]
     assert not dead, f"overrides that never apply (remove or fix them in zh-Hant-overrides.tsv): {dead}"
 
@@ -102,9 +108,9 @@ MARKUP_MADE = ("{行}表示".replace("{行}", "列"), "\0表示")
 def test_no_override_is_left_unapplied():
     """For each override a → b, a survives neither the conversion nor the markup ({行}/{列}) resolved after it,
     except inside what an override wrote (整數組成 holds 數組 by design: the longer override won)."""
-    overrides = translate.read_overrides()
+    overrides = read_overrides()
     written = re.compile("|".join(re.escape(b) for b in sorted({b for _, b in overrides}, key=len, reverse=True)))
-    texts = {where: translate.resolve_markup(text, "zh-Hant") for where, text in converted().items()}
+    texts = {where: resolve_markup(text, "zh-Hant") for where, text in converted().items()}
     texts |= hant_prose()
     left = [f"{where}: {a}" for where, text in texts.items() for a, _ in overrides
             if a in written.sub("\0", text.replace(*MARKUP_MADE))]
@@ -112,10 +118,10 @@ def test_no_override_is_left_unapplied():
 
 
 def test_quotation_marks_are_the_corner_brackets_of_taiwan():
-    assert translate.to_traditional("“green”关注“grass”") == "「green」關注「grass」"
-    assert translate.to_traditional("他说：“这叫‘注意力’。”") == "他說：「這叫『注意力』。」"
+    assert to_traditional("“green”关注“grass”") == "「green」關注「grass」"
+    assert to_traditional("他说：“这叫‘注意力’。”") == "他說：「這叫『注意力』。」"
     # no space between a corner bracket and Chinese; a space before a Latin word stays
-    assert translate.to_traditional("“{key}” 和 “{rival}” 并列，x “the” 。") == "「{key}」和「{rival}」並列，x 「the」。"
+    assert to_traditional("“{key}” 和 “{rival}” 并列，x “the” 。") == "「{key}」和「{rival}」並列，x 「the」。"
     curly = [f"{where}" for where, text in {**converted(), **hant_prose()}.items() if set(text) & set("“”‘’")]
     assert not curly, f"curly quotation marks in the 繁體 edition: {curly[:10]}"
 
@@ -157,12 +163,12 @@ def hant_prose() -> dict[str, str]:
     for path in sorted(HANT_NOTEBOOKS.glob("*.ipynb")):
         for cell in nbformat.read(path, as_version=4).cells:
             if cell.cell_type == "markdown":
-                out[f"{path.name} cell {cell.id}"] = translate.PROTECTED.sub(" ", cell.source)
+                out[f"{path.name} cell {cell.id}"] = PROTECTED.sub(" ", cell.source)
     for path in sorted(HANT_LOCALE.glob("*.json")):
         for key, value in json.loads(path.read_text(encoding="utf-8")).items():
             out[f"{path.name} {key[:40]!r}"] = value
     guide = ROOT / "docs" / "lecturers_guide.zh-Hant.md"
-    out[guide.name] = translate.PROTECTED.sub(" ", guide.read_text(encoding="utf-8"))
+    out[guide.name] = PROTECTED.sub(" ", guide.read_text(encoding="utf-8"))
     return out
 
 

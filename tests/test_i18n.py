@@ -19,8 +19,11 @@ def test_a_with_block_brings_the_language_before_back():
 
 
 def test_an_unknown_language_is_refused_and_changes_nothing():
-    with pytest.raises(ValueError, match=r"language must be one of en, zh-Hans, zh-Hant; got 'fr'"):
+    with pytest.raises(ValueError, match=r"^language must be one of en, zh-Hans, zh-Hant; got 'fr'$"):
         attnlib.set_language("fr")
+    assert i18n.language() == "en"
+    with attnlib.set_language("zh-Hans"), pytest.raises(ValueError, match=r"^language 应当是 en, zh-Hans, zh-Hant 之一"):
+        attnlib.set_language("zh")
     assert i18n.language() == "en"
 
 
@@ -47,5 +50,5 @@ def test_pad_counts_a_chinese_character_as_two_columns():
     assert attnlib.pad("加掩码的模型", 4) == "加掩码的模型"  # never cut
     labels = [attnlib.pad(t, 14, ">") + "：" for t in ("加掩码的模型", "不加掩码的模型")]
     assert len({i18n._display_width(t) for t in labels}) == 1  # a column that lines up
-    with pytest.raises(ValueError, match="align"):
+    with pytest.raises(ValueError, match=r"^align must be one of <, >, \^; got '='$"):
         attnlib.pad("x", 3, "=")

@@ -6,6 +6,8 @@ What the page draws is checked against these frames at every setting in tests/br
 
 from __future__ import annotations
 
+import ast
+import inspect
 import json
 import re
 import warnings
@@ -16,10 +18,11 @@ import numpy as np
 import pytest
 
 import attnlib
-from attnlib import data, gpt, labs, plot
+from attnlib import data, gpt, labs, page, plot
 from attnlib.gpt.text import CharTokenizer
 from attnlib.labs import base
-from tests.lab_cases import NAMES, X2, build, green_grass, toy
+from attnlib.labs.registry import X2
+from tests.lab_cases import LABS, NAMES, build
 
 
 @pytest.fixture(autouse=True)
@@ -59,10 +62,10 @@ def test_spec_is_plain_json_and_small(lab):
 
 
 def test_the_bundle_is_one_module_with_the_kit_inside(lab):
-    module = base.bundle(lab.name)
+    module = page.bundle(lab.name)
     assert lab._esm == module
     assert "import " not in re.sub(r"//.*", "", module)  # nothing left to fetch: works from file:// too
-    assert "export function createLab" in module and "export default lab;" in module
+    assert "export function createLab" in module and "export default pageModule;" in module
 
 
 def test_every_control_has_a_description_and_its_default_is_an_option(lab):
@@ -113,11 +116,11 @@ def test_snapshot_is_a_png_of_the_current_setting(lab):
 def test_page_state_round_trips_as_the_notebook_stores_it(lab):
     state = json.loads(json.dumps(lab.page_state()))
     assert state["values"] == lab.values and state["spec"]["controls"] == lab.spec["controls"]
-    page = labs.mount_html(lab.name, state, "lab-x")
-    assert 'id="lab-x"' in page and "mountStatic(lab" in page
+    html = page.mount_html(lab.name, state, "lab-x")
+    assert '<div class="attn-lab-mount" id="lab-x">' in html and "mountStatic(pageModule" in html
     state["spec"]["data"]["probe"] = "</script><b>"  # a string that would end the inline script early
-    page = labs.mount_html(lab.name, state, "lab-x")
-    payload = page.split('id="lab-x-state">')[1].split("</script>")[0]  # what the browser hands to JSON.parse
+    html = page.mount_html(lab.name, state, "lab-x")
+    payload = html.split('id="lab-x-state">')[1].split("</script>")[0]  # what the browser hands to JSON.parse
     assert json.loads(payload)["spec"]["data"]["probe"] == "</script><b>"
 
 
@@ -138,15 +141,14 @@ def test_the_page_gets_the_frame_at_every_setting(lab):
 def test_the_labs_page_modules_draw_and_do_no_lesson_math():
     """No lab module but the live GPT's computes what the lesson teaches: no exponentials, logarithms,
     roots or norms (the kit's one softmax aside, in kit.js), and no control found by its position."""
-    folder = Path(labs.__file__).parent
-    for path in sorted(folder.glob("*.js")):
+    for path in sorted([entry.page_module.path for entry in LABS.values()] + [page.KIT]):
         source = re.sub(r"//.*", "", path.read_text(encoding="utf-8"))
         assert "spec.controls[" not in source, f"{path.name} finds a control by position"
         if path.name in ("live_gpt.js", "kit.js"):
             continue
         found = re.findall(r"Math\.(?:exp|log\w*|sqrt|hypot|pow)\b|\*\*", source)
         assert not found, f"{path.name} computes: {found}"
-    kit = (folder / "kit.js").read_text(encoding="utf-8")
+    kit = page.KIT.read_text(encoding="utf-8")
     assert len(re.findall(r"Math\.exp", kit)) == 1  # in softmax
 
 
@@ -180,7 +182,7 @@ def test_fonts_cover_the_chinese_tokens():
 
     from fontTools.ttLib import TTFont
 
-    faces = base.fonts_for(["早上好"])
+    faces = page.fonts_for(["早上好"])
     cjk = next(f for f in faces if f["role"] == "cjk")
     font = TTFont(io.BytesIO(base64.b64decode(cjk["woff"])))
     cmap = font.getBestCmap()
@@ -206,8 +208,8 @@ def test_softmax_scale_lab_from_uniform_to_one_hot():
     assert uniform["entropy"] == pytest.approx(np.log(3))
     peaked = lab.frame(query=1, scale=10.0)
     assert peaked["largest"] > 0.99 and "on 上" in base.fill(lab.spec["readout"], peaked["fields"])
-    X, _ = toy()
-    np.testing.assert_allclose(lab.frame(query=2, scale=2.5)["weights"], attnlib.softmax(2.5 * (X @ X.T)[2]))
+    scores = LABS["softmax_scale"].inputs()["scores"]
+    np.testing.assert_allclose(lab.frame(query=2, scale=2.5)["weights"], attnlib.softmax(2.5 * scores[2]))
 
 
 def test_convex_hull_lab_outputs_stay_inside_and_start_at_the_centroid():
@@ -261,7 +263,7 @@ def test_mask_lab_a_shorter_sequence_clamps_the_lengths():
 
 
 def test_mask_lab_refuses_bad_settings():
-    X, tokens = green_grass()
+    X, tokens = LABS["mask"].inputs().values()
     with pytest.raises(ValueError, match="mask must be one of"):
         labs.make_mask_lab(X, tokens, mask="future")
     with pytest.raises(ValueError, match=r"lengths\[0\] must be one of 1, 2"):
@@ -297,7 +299,8 @@ def test_scale_and_hull_labs_refuse_bad_shapes():
         labs.make_convex_hull_lab(np.ones((2, 3)), ["a", "b"])
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.repo  # reads notebooks/
+@pytest.mark.parametrize("name", list(LABS))
 def test_each_lab_names_the_section_that_shows_it(name):
     """'Taught in: NN §k' in the lab's module docstring: section k of notebook NN builds this lab."""
     import importlib
@@ -317,6 +320,75 @@ def test_each_lab_names_the_section_that_shows_it(name):
     assert where == [found[2]], f"{notebook.name} builds make_{name}_lab in section(s) {where}, not §{found[2]}"
 
 
+def _notebook_calls(function: str) -> list[tuple[str, ast.Call]]:
+    """Every call of ``function`` in the English notebooks' code cells: (notebook, the call's syntax)."""
+    calls = []
+    for path in sorted((Path(__file__).parents[1] / "notebooks").glob("[0-9][0-9]_*.ipynb")):
+        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+            if cell["cell_type"] != "code":
+                continue
+            lines = [line for line in "".join(cell["source"]).splitlines() if not line.lstrip().startswith(("%", "!"))]
+            for node in ast.walk(ast.parse("\n".join(lines))):
+                func = getattr(node, "func", None)
+                if isinstance(node, ast.Call) and function in (getattr(func, "attr", None), getattr(func, "id", None)):
+                    calls.append((path.name, node))
+    return calls
+
+
+@pytest.mark.repo  # reads notebooks/
+@pytest.mark.parametrize("name", list(LABS))
+def test_each_notebook_builds_its_lab_with_the_registrys_arguments(name):
+    """The one call of ``make_<name>_lab`` in the notebooks passes what ``LABS[name]`` passes: its literal
+    arguments equal to the entry's ``arguments``, and its variables for the parameters ``inputs()`` fills."""
+    entry = LABS[name]
+    assert entry.make.__name__ == f"make_{name}_lab" and entry.page_module.kind == "lab"
+    (where, call), *more = _notebook_calls(entry.make.__name__)
+    assert not more, f"{entry.make.__name__} is called in {[where] + [w for w, _ in more]}"
+
+    def passed(node: ast.expr) -> tuple[str, object]:
+        try:
+            return "literal", ast.literal_eval(node)
+        except ValueError:
+            return "variable", ast.unparse(node)
+
+    bound = inspect.signature(entry.make).bind(*map(passed, call.args),
+                                               **{k.arg: passed(k.value) for k in call.keywords}).arguments
+    literals = {param: value for param, (kind, value) in bound.items() if kind == "literal"}
+    variables = {param for param, (kind, _) in bound.items() if kind == "variable"}
+    assert literals == dict(entry.arguments), f"{where}: {ast.unparse(call)}"
+    assert variables == set(entry.inputs()), f"{where}: {ast.unparse(call)}"
+
+
+def test_the_registry_names_every_lab_page_module_and_nothing_else():
+    """A lab's name is its page module's; every lab module of ``attnlib.page.MODULES`` is in the registry,
+    and each module file is there."""
+    assert set(LABS) == {name for name, module in page.MODULES.items() if module.kind == "lab"}
+    assert all(module.kind in ("lab", "quiz") and module.path.is_file() for module in page.MODULES.values())
+    assert NAMES == [name for name in LABS if name != "live_gpt"]  # its page runs the model: no frames to look up
+    with pytest.raises(ValueError, match="name must be one of dot_product, "):
+        labs.registry.build("nowhere")
+
+
+def test_the_page_package_stands_alone():
+    """attnlib.page (kit, bundler, mount, widget base) imports neither the labs nor the quiz built on it."""
+    import subprocess
+    import sys
+
+    code = "import sys, attnlib.page; print(sorted(m for m in ('attnlib.labs', 'attnlib.quiz') if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_a_page_module_is_mounted_by_its_kind_and_only_a_listed_one():
+    state = {"spec": {"name": "quiz"}, "values": {}}
+    assert page.mount_html("quiz", state, "quiz-1").startswith('<div class="attn-quiz-mount" id="quiz-1">')
+    with pytest.raises(ValueError, match="name must be one of .*quiz; got 'kit'"):
+        page.mount_html("kit", state, "x")
+    with pytest.raises(ValueError, match="element_id must be an HTML id"):
+        page.mount_html("quiz", state, 'x" onload="')
+
+
+@pytest.mark.repo  # reads notebooks/
 def test_notebooks_store_the_current_page_modules():
     """A notebook keeps the lab's ES module in its widget state (JupyterLab draws a saved lab from it):
     after a change to a lab's .js, the notebooks that show it must be executed again."""
@@ -327,7 +399,7 @@ def test_notebooks_store_the_current_page_modules():
             state = model.get("state", {})
             if model.get("model_name") == "AnyModel" and "spec" in state:
                 found += 1
-                if state["_esm"] != base.bundle(state["spec"]["name"]):
+                if state["_esm"] != page.bundle(state["spec"]["name"]):
                     stale.append(f"{path.name} ({state['spec']['name']})")
     assert found >= len(NAMES), f"only {found} labs stored in the notebooks"
     assert not stale, f"re-execute these notebooks, their lab modules are stale: {stale}"
@@ -437,7 +509,7 @@ def test_lab_data_has_one_json_able_record_per_prompt_with_the_documented_shapes
         (["az"], {}, r"character 2 of 'az', 'z', is not"),
         ([""], {}, r"non-empty string; got ''"),
         ([], {}, r"non-empty list of strings"),
-        (["abcde"], {"n_new": 2}, r"more than the context T_max=6"),
+        (["abcde"], {"n_new": 3}, r"more than the context T_max=6"),
         (["a"], {"temperature": 0}, r"temperature must be > 0"),
         (["a"], {"top_k": 12}, r"top_k=12 is more than the V=11"),
     ],

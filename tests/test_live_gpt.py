@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 import attnlib
-from attnlib import gpt, labs
-from attnlib.gpt.text import load_poems
+from attnlib import gpt, labs, page
+from attnlib.gpt.text import drawn_text, hant_table, load_poems, model_text
 from attnlib.labs import live_gpt
 
 
@@ -27,6 +27,12 @@ def english():
 @pytest.fixture(scope="module")
 def tok():
     return load_poems().tokenizer
+
+
+def greedy(params, config, ids, n):
+    """The tokens the lab writes at temperature 0 (the page's greedy line)."""
+    steps = gpt.generate_steps(params, config, ids, n, rng=live_gpt.Mulberry32(live_gpt.SEED), greedy=True)
+    return [s.token for s in steps]
 
 
 @pytest.fixture(scope="module")
@@ -85,7 +91,7 @@ def test_the_base85_digits_need_no_escape_in_json_or_html():
 
 
 def test_the_tables_carry_the_vocabulary_and_both_directions(tok):
-    table = live_gpt.hant_table()
+    table = hant_table()
     packed = live_gpt.pack_tables(tok.vocab, table["to_hans"], table["to_hant"])
     listed = np.frombuffer(live_gpt.from_text(packed), dtype="<u2").astype(int).tolist()
     V = listed[0]
@@ -111,21 +117,33 @@ def test_what_float16_costs_against_the_stored_float32_weights(tok):
     worst, same = 0.0, 0
     for start in rng.integers(0, text.size - 10, size=20):
         ids = text[start : start + 1 + start % 5]
-        full = [s["token"] for s in live_gpt.write(params, config, ids, 20, 0)]
-        half = live_gpt.write(rounded, config, ids, 20, 0)
-        same += full == [s["token"] for s in half]
+        full = greedy(params, config, ids, 20)
+        same += full == greedy(rounded, config, ids, 20)
         worst = max(worst, float(np.abs(gpt.forward(params, config, np.r_[ids, full[:-1]])[0][-1]
                                         - gpt.forward(rounded, config, np.r_[ids, full[:-1]])[0][-1]).max()))
     assert same == 20
     assert worst < 0.05
 
 
-def test_the_greedy_reference_is_attnlibs_cached_generation(tok):
+def test_the_greedy_line_is_attnlibs_near_greedy_generation(tok):
     config, params = live_gpt.models()[0]
     ids = tok.encode("明月")
-    greedy = [s["token"] for s in live_gpt.write(params, config, ids, 12, 0)]
     cached, _ = gpt.generate(params, config, ids, 12, temperature=1e-6, rng=np.random.default_rng(0))
-    assert greedy == cached[2:].tolist()
+    assert greedy(params, config, ids, 12) == cached[2:].tolist()
+
+
+def test_the_frame_is_the_step_generate_steps_takes(lab, tok):
+    """The lab writes with attnlib.gpt.generate_steps on the float16 weights: greedy, or sampled with one
+    Mulberry32(SEED) number a step; the frame at step s is step s of that line."""
+    config, params = live_gpt.models()[0]
+    rounded = live_gpt.half(params)
+    for temperature in (0, 0.8):
+        f = lab.frame(prompt="白日", temperature=temperature, step=7)
+        steps = list(gpt.generate_steps(rounded, config, tok.encode("白日"), 22, temperature=temperature or 1.0,
+                                        rng=live_gpt.Mulberry32(live_gpt.SEED), greedy=temperature == 0))
+        assert f["written"] == [s.token for s in steps] and f["chosen"] == steps[6].token
+        np.testing.assert_array_equal(f["weights"], steps[6].weights)
+        assert f["rank"] == steps[6].rank and f["top"] == steps[6].top(live_gpt.TOP_K).tolist()
 
 
 def test_the_frame_shows_the_causal_triangle_and_a_readout(lab, tok):
@@ -166,8 +184,9 @@ def test_a_full_context_leaves_room_for_one_character(lab):
 
 
 def test_traditional_openings_are_read_and_the_output_shown_in_traditional(tok):
-    assert live_gpt.model_text("春風明月樓", tok.vocab) == "春风明月楼"
-    assert live_gpt.shown_text("春风楼", True) == "春風樓" and live_gpt.shown_text("春风", False) == "春风"
+    assert model_text("春風明月樓", tok.vocab) == "春风明月楼"
+    assert drawn_text("春风楼\n", True) == "春風樓⏎" and drawn_text("春风\n", False) == "春风⏎"
+    assert labs.live_gpt.model_text is model_text  # what notebook 09 calls
     table = json.loads((attnlib.data.DATA_DIR / "tang_vocab_hant.json").read_text(encoding="utf-8"))
     assert all(s in tok.vocab for s in table["to_hant"]) and all(s in tok.vocab for s in table["to_hans"].values())
     assert not any(t in tok.vocab for t in table["to_hans"])
@@ -176,7 +195,7 @@ def test_traditional_openings_are_read_and_the_output_shown_in_traditional(tok):
     says = lab.readout
     assert says.startswith("第 22 步") and "「春風" in says and "风" not in says
     with pytest.raises(TypeError, match="text must be a string"):
-        live_gpt.model_text(3, tok.vocab)
+        model_text(3, tok.vocab)
 
 
 def test_the_lab_refuses_another_vocabulary():
@@ -190,7 +209,19 @@ def test_the_lab_adds_less_than_a_megabyte_to_a_page(tok, language):
     models' packed weights (about 0.85 MB) dominate; the 繁體 edition also carries the table to Traditional."""
     with attnlib.set_language(language):
         lab = labs.make_live_gpt_lab(tok)
-    mount = labs.mount_html("live_gpt", lab.page_state(), "live")
+    mount = page.mount_html("live_gpt", lab.page_state(), "live")
     weights = sum(len(m["base85"]) for m in lab.spec["data"]["models"])
     assert 800_000 < weights < 870_000
     assert len(mount.encode("utf-8")) < 1_000_000
+
+
+def test_the_labs_refusals_are_translated(lab, tok):
+    with attnlib.set_language("zh-Hans"):
+        with pytest.raises(ValueError, match=r"^没有名为 \['opening'\] 的控件；控件有 .*，开头是 prompt$"):
+            lab.set_values(opening="白日")
+        with pytest.raises(TypeError, match=r"^prompt 应当是字符串；收到的是 int$"):
+            lab.frame(prompt=3)
+        with pytest.raises(ValueError, match=r"^tokenizer 应当是唐诗的 CharTokenizer，共 1998 个字；收到的有 3 个$"):
+            labs.make_live_gpt_lab(attnlib.gpt.text.CharTokenizer(list("abc")))
+        with pytest.raises(ValueError, match=r"^vocab（词表）应当按码位排序"):
+            live_gpt.pack_tables(["b", "a"], {}, {})

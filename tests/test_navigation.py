@@ -15,6 +15,8 @@ import pytest
 
 from tools import make_navigation as nav
 
+pytestmark = pytest.mark.repo  # reads and writes the navigation of notebooks/ with tools/
+
 ROOT = Path(__file__).resolve().parents[1]
 
 START = ROOT / "notebooks" / "00_start_here.ipynb"

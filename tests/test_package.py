@@ -59,11 +59,12 @@ def test_the_package_carries_its_files():
     """What the wheel must ship beside the Python modules: data, the labs' ES modules, the font."""
     assert {"glove_6b_50d_subset", "green_grass", "minilm_attention", "tang_poems", "zao_shang_hao"} <= set(data.available())
     assert (data.DATA_DIR / "README.md").is_file()
-    labs = importlib.resources.files("attnlib.labs")
-    modules = {p.name.removesuffix(".py") for p in labs.iterdir() if p.name.endswith(".py")} - {"__init__", "base"}
-    assert modules and all(labs.joinpath(f"{m}.js").is_file() for m in modules | {"kit"})
-    quiz = importlib.resources.files("attnlib.quiz")  # its page module and its question bank (data)
-    assert quiz.joinpath("quiz.js").is_file() and quiz.joinpath("bank.json").is_file()
+    from attnlib.page import MODULES
+
+    package = importlib.resources.files("attnlib")  # every page module (labs, the quiz) and the kit they share
+    assert "quiz" in MODULES and all(package.joinpath(m.file).is_file() for m in MODULES.values())
+    assert package.joinpath("page/kit.js").is_file()
+    assert importlib.resources.files("attnlib.quiz").joinpath("bank.json").is_file()  # the questions (data)
     fonts = importlib.resources.files("attnlib") / "fonts"
     assert fonts.joinpath("NotoSansSC-Subset.ttf").is_file() and fonts.joinpath("OFL.txt").is_file()
     assert importlib.import_module("attnlib.exercises").__all__

@@ -18,7 +18,8 @@ import pytest
 import traitlets
 
 import attnlib
-from attnlib.labs.base import bundle
+from attnlib.i18n import tr
+from attnlib.page import bundle
 from attnlib.quiz import (
     QUIZZES,
     RIGHT,
@@ -30,7 +31,6 @@ from attnlib.quiz import (
     feedback,
     for_notebook,
     quiz,
-    shown,
 )
 from tests.catalogues import marked, placeholders
 
@@ -226,7 +226,7 @@ def test_the_quiz_is_a_page_module_not_an_ipywidgets_stack():
         assert "import ipywidgets" not in source and "RadioButtons" not in source
     module = (package / "quiz.js").read_text(encoding="utf-8")
     assert 'type="radio"' in module and 'aria-live="polite"' in module and "keepKeysInLabs()" in module
-    assert '"../labs/kit.js"' in module and not (Path(attnlib.__file__).parent / "labs" / "quiz.js").exists()
+    assert '"../page/kit.js"' in module and not (Path(attnlib.__file__).parent / "labs" / "quiz.js").exists()
 
 
 def test_review_quiz_from_the_bank_as_in_the_lecturers_guide():
@@ -288,7 +288,7 @@ def test_the_spec_of_a_bank_quiz_is_in_the_language_current_when_it_was_made(lan
     with attnlib.set_language(language):
         widget = quiz(2)
         expected = [[as_html(feedback(q, i)[1]) for i in range(len(q.options))] for q in widget.questions]
-        prompts = [as_html(shown(q.prompt)) for q in widget.questions]
+        prompts = [as_html(tr(q.prompt)) for q in widget.questions]
     spec = widget.spec
     assert [[f["html"] for f in q["feedback"]] for q in spec["questions"]] == expected
     assert [q["prompt"] for q in spec["questions"]] == prompts
@@ -305,9 +305,9 @@ def test_row_and_column_markup_becomes_the_plain_word(zh_hans):
     # The 简体 files write a matrix row as {行}; the learner reads 行 in 简体 and 列 in 繁體 (Taiwan usage).
     raw = json.loads((LOCALE / "quiz_bank.json").read_text(encoding="utf-8"))
     english = next(en for en, zh in raw.items() if "{行}" in zh)
-    assert "{行}" not in shown(english) and "行" in shown(english)
+    assert "{行}" not in tr(english) and "行" in tr(english)
     attnlib.set_language("zh-Hant")
-    assert "{行}" not in shown(english) and "列" in shown(english)
+    assert "{行}" not in tr(english) and "列" in tr(english)
 
 
 # ---- on the site and the slides: the stored quiz is mounted live ----------------------------------------
@@ -345,7 +345,7 @@ def test_a_stored_quiz_is_mounted_live_where_no_kernel_runs():
     (html_out,) = (o["data"]["text/html"] for o in nb.cells[1].outputs)
     assert html_out.startswith('<div class="live-quiz">') and 'id="quiz-1"' in html_out
     assert 'class="attn-quiz-mount"' in html_out and "attn-lab-mount" not in html_out
-    assert "mountStatic(lab, " in html_out and "renderQuiz" in html_out
+    assert "mountStatic(pageModule, " in html_out and "renderQuiz" in html_out
     assert json.dumps(widget.spec["title"], ensure_ascii=False) in html_out
     assert "widgets" not in nb.metadata
 
@@ -362,3 +362,31 @@ def test_a_quiz_gets_a_slide_of_its_own_with_its_code_in_the_notes():
     assert any("attnlib.quiz.quiz(1)" in n for n in notes)
     deck_css = build_slides.offline_pages.stylesheet("slides.css")
     assert ".reveal .attn-quiz .options { grid-template-columns: repeat(2, minmax(0, 1fr))" in deck_css
+
+
+@pytest.mark.repo  # reads notebooks/
+def test_each_notebook_stores_the_quiz_the_bank_makes_now():
+    """Every edition of a notebook stores its quiz's spec (every text the page shows) in its widget state,
+    which JupyterLab, the site and the decks draw: after a change to bank.json or to a quiz catalogue, the
+    notebooks must be executed again. Only the texts are compared, not the page module the state bundles."""
+    root = Path(__file__).parents[1] / "notebooks"
+    stale, found = [], 0
+    for folder, language in ((root, "en"), (root / "zh-Hans", "zh-Hans"), (root / "zh-Hant", "zh-Hant")):
+        for path in sorted(folder.glob("[0-9][0-9]_*.ipynb")):
+            nb = json.loads(path.read_text(encoding="utf-8"))
+            calls = [int(n) for c in nb["cells"] if c["cell_type"] == "code"
+                     for n in re.findall(r"\bquiz\.quiz\((\d+)\)", "".join(c["source"]))]
+            models = nb["metadata"].get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {})
+            specs = [m["state"]["spec"] for m in models.get("state", {}).values()
+                     if m.get("model_name") == "AnyModel" and m["state"].get("spec", {}).get("name") == "quiz"]
+            where = path.relative_to(root)
+            assert len(specs) == len(calls), f"{where}: {len(calls)} quiz call(s) but {len(specs)} stored quiz(zes)"
+            for number, stored in zip(calls, specs, strict=True):
+                found += 1
+                with attnlib.set_language(language):
+                    now = quiz(number).spec
+                for key in ("title", "questions", "scores"):
+                    if stored[key] != now[key]:
+                        stale.append(f"{where} (quiz {number}): its stored {key} differ from what attnlib makes")
+    assert found >= 30, f"only {found} quizzes stored in the three editions"
+    assert not stale, "re-execute these notebooks, their quizzes are stale:\n" + "\n".join(stale)

@@ -6,6 +6,10 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.repo  # reads docs/ and notebooks/
+
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ROOT / "docs" / "sources.md"
 SECTION = re.compile(r"\b(\d{2}) §(\d+)\b")

@@ -1,9 +1,10 @@
 """The Chinese editions: staleness check, build, glossary, catalogues and the font that draws them.
 
-The first group runs tools/translate.py on a small made-up notebook and catalogue in a temporary folder,
+The first group runs tools.translate on a small made-up notebook and catalogue in a temporary folder,
 so it proves the machinery whatever the real catalogues hold. The second group checks the real
 catalogues: the tests that ask for Chinese (a translated entry contains Chinese, the glossary's terms are
-used) fail while a catalogue still holds the English placeholders that `translate.py skeleton` writes.
+used) fail while a catalogue still holds the English placeholders that `python -m tools.translate skeleton`
+writes.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from attnlib.i18n import LANGUAGES, resolve_markup
 from tests.translation_cases import (
     HANS_INTRO,
     INTRO,
@@ -27,7 +29,15 @@ from tests.translation_cases import (
     edition,
     entry,
 )
-from tools import make_cjk_font, make_navigation, translate
+from tools import make_cjk_font, make_navigation
+from tools.translate.config import DERIVED, EDITIONS, REPO, TRANSLATED
+from tools.translate.derive import CONVERSIONS, edition_text
+from tools.translate.editions import build, write_nb
+from tools.translate.hant import PROTECTED, read_overrides, to_traditional
+from tools.translate.prose import TOC_END, TOC_START, read_catalogue, translatable, without_toc
+from tools.translate.translator import skeleton, stamp
+
+pytestmark = pytest.mark.repo  # checks notebooks/, docs/ and the catalogues with tools/
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -39,63 +49,63 @@ HAN = re.compile(r"[\u3400-\u9fff]")
 
 
 def test_fresh_catalogue_and_editions_pass(repo):
-    status, message = check()
+    status, message = check(repo)
     assert status == 1 and "notebooks/zh-Hans/01_demo.ipynb: missing" in message
-    build_and_mark_executed()
-    status, message = check()
+    build_and_mark_executed(repo)
+    status, message = check(repo)
     assert status == 0, message
 
 
 def test_changed_english_cell_makes_check_fail_until_stamped(repo):
-    build_and_mark_executed()
+    build_and_mark_executed(repo)
     edit_english(repo, "notes", "Ask the room: which column is longest?")
-    status, message = check()
+    status, message = check(repo)
     assert status == 1
     assert "notebooks/translations/zh-Hans/01_demo.md: cell notes: stale" in message
     assert "stamp zh-Hans 01 notes" in message  # the fix is named
     assert "cell intro" not in message
-    translate.stamp("zh-Hans", "01", ["notes"])  # the translator has updated the entry
-    translate.build(log=lambda _: None)
-    status, message = check()
+    stamp("zh-Hans", "01", ["notes"], repo)  # the translator has updated the entry
+    build(paths=repo, log=lambda _: None)
+    status, message = check(repo)
     assert status == 0, message
 
 
 def test_missing_entry_fails(repo):
-    build_and_mark_executed()
-    catalogue = repo / "notebooks" / "translations" / "zh-Hans" / "01_demo.md"
+    build_and_mark_executed(repo)
+    catalogue = repo.catalogues / "zh-Hans" / "01_demo.md"
     catalogue.write_text(entry("intro", HANS_INTRO, INTRO), encoding="utf-8")
-    status, message = check()
+    status, message = check(repo)
     assert status == 1 and "01_demo.md: cell notes: no entry" in message
 
 
 def test_entry_whose_cell_is_gone_fails(repo):
-    build_and_mark_executed()
-    catalogue = repo / "notebooks" / "translations" / "zh-Hans" / "01_demo.md"
+    build_and_mark_executed(repo)
+    catalogue = repo.catalogues / "zh-Hans" / "01_demo.md"
     with catalogue.open("a", encoding="utf-8") as f:
         f.write("\n" + entry("gone", "旧的", "old"))
-    status, message = check()
+    status, message = check(repo)
     assert status == 1 and "01_demo.md: cell gone: no such Markdown cell in 01_demo.ipynb" in message
 
 
 def test_hand_edited_edition_and_unexecuted_code_fail(repo):
-    build_and_mark_executed()
+    build_and_mark_executed(repo)
     nb = edition(repo, "zh-Hant")
     nb.cells[0].source += "\n手改的一句。"
-    translate.write_nb(nb, repo / "notebooks" / "zh-Hant" / "01_demo.ipynb")
-    status, message = check()
+    write_nb(nb, repo.notebooks / "zh-Hant" / "01_demo.ipynb")
+    status, message = check(repo)
     assert status == 1
     assert "notebooks/zh-Hant/01_demo.ipynb: out of date with its sources (cell intro)" in message
     edit_english(repo, "work", "print(np.round(rng.random(3), 3))")
-    translate.build(log=lambda _: None)
-    status, message = check()
+    build(paths=repo, log=lambda _: None)
+    status, message = check(repo)
     assert status == 1 and "notebooks/zh-Hans/01_demo.ipynb: its code changed" in message
     assert "execute 01" in message
 
 
 def test_edition_has_the_same_cells_and_code_but_the_language_line(repo):
-    build_and_mark_executed()
-    english = nbformat.read(repo / "notebooks" / "01_demo.ipynb", as_version=4)
-    for language in translate.EDITIONS:
+    build_and_mark_executed(repo)
+    english = nbformat.read(repo.notebooks / "01_demo.ipynb", as_version=4)
+    for language in EDITIONS:
         nb = edition(repo, language)
         assert [c.id for c in nb.cells] == [c.id for c in english.cells] + ["navigation"]
         assert [c.cell_type for c in nb.cells[:-1]] == [c.cell_type for c in english.cells]
@@ -107,7 +117,7 @@ def test_edition_has_the_same_cells_and_code_but_the_language_line(repo):
 
 
 def test_zh_hant_is_converted_with_overrides_and_markup(repo):
-    build_and_mark_executed()
+    build_and_mark_executed(repo)
     hans, hant = edition(repo, "zh-Hans").cells, edition(repo, "zh-Hant").cells
     assert "$X$ 的一行是一个词元。" in hans[0].source  # {行}: a matrix row is 行 in 简体
     assert "$X$ 的一列是一個詞元。" in hant[0].source  # ... and 列 in 繁體
@@ -118,46 +128,59 @@ def test_zh_hant_is_converted_with_overrides_and_markup(repo):
 
 
 def test_overrides_apply_longest_first_in_one_pass(repo):
-    overrides = translate.read_overrides()
+    overrides = read_overrides(repo.overrides)
     assert overrides[0] == ("資料集", "資料集合")
     # 資料集 is replaced as a whole, and the 資料 inside its replacement is not replaced again
-    assert translate.to_traditional("数据集和数据", overrides) == "資料集合和數據"
+    assert to_traditional("数据集和数据", overrides) == "資料集合和數據"
 
 
 def test_library_catalogue_for_zh_hant_is_generated_and_checked(repo):
-    build_and_mark_executed()
-    hant = json.loads((repo / "attnlib" / "locale" / "zh-Hant" / "plot.json").read_text(encoding="utf-8"))
+    build_and_mark_executed(repo)
+    hant = json.loads((repo.locale / "zh-Hant" / "plot.json").read_text(encoding="utf-8"))
     assert hant == {"weights · d_k={d_k}": "權重 · d_k={d_k}", "one row per token": "每個詞元一列"}
-    (repo / "attnlib" / "locale" / "zh-Hans" / "plot.json").write_text(
+    (repo.locale / "zh-Hans" / "plot.json").write_text(
         json.dumps({"weights": "权重"}), encoding="utf-8"
     )
-    status, message = check()
+    status, message = check(repo)
     assert status == 1 and "attnlib/locale/zh-Hant/plot.json: out of date" in message
 
 
 def test_the_guide_is_written_in_both_scripts_from_one_source(repo):
     source = "# 教师指南\n\n每个词元一{行}；打开 `notebooks/zh-Hans/01.ipynb`（繁體版在 `zh-Hant/`）。\n"
-    (repo / "notebooks" / "translations" / translate.GUIDE).write_text(source, encoding="utf-8")
-    (repo / "docs").mkdir()
-    assert check()[0] == 1 and "lecturers_guide.zh-Hant.md: out of date" in check()[1]
-    build_and_mark_executed()
-    hans = (repo / "docs" / "lecturers_guide.zh-Hans.md").read_text(encoding="utf-8")
-    hant = (repo / "docs" / "lecturers_guide.zh-Hant.md").read_text(encoding="utf-8")
+    repo.guide("zh-Hans").write_text(source, encoding="utf-8")
+    repo.docs.mkdir()
+    assert check(repo)[0] == 1 and "lecturers_guide.zh-Hant.md: out of date" in check(repo)[1]
+    build_and_mark_executed(repo)
+    hans = (repo.docs / "lecturers_guide.zh-Hans.md").read_text(encoding="utf-8")
+    hant = (repo.docs / "lecturers_guide.zh-Hant.md").read_text(encoding="utf-8")
     assert hans == source.replace("{行}", "行")
     assert hant == "# 教師指南\n\n每個詞元一列；開啟 `notebooks/zh-Hant/01.ipynb`（簡體版在 `zh-Hans/`）。\n"
-    assert check()[0] == 0
+    assert check(repo)[0] == 0
+
+def test_the_editions_are_the_languages_after_english_each_translated_or_derived_once():
+    assert EDITIONS == LANGUAGES[1:] and LANGUAGES[0] == "en"
+    assert sorted(TRANSLATED + tuple(DERIVED)) == sorted(EDITIONS)
+    assert set(CONVERSIONS) == set(DERIVED)  # each derived edition has its conversion
+    assert all(DERIVED[language] in TRANSLATED for language in DERIVED)  # ... from one written by hand
+
+
+def test_a_translator_command_refuses_a_language_not_translated_by_hand(repo):
+    with pytest.raises(ValueError, match=r"language must be one of zh-Hans .*; got 'zh-Hant'"):
+        stamp("zh-Hant", "01", ["notes"], repo)
+    with pytest.raises(ValueError, match=r"language must be one of .*; got 'fr'"):
+        skeleton("fr", "01", repo)
+
 
 def test_toc_is_not_part_of_what_an_entry_translates():
-    text = f"## 1. The path\n\n{translate.TOC_START}\n\n| a | b |\n\n{translate.TOC_END}\n"
+    text = f"## 1. The path\n\n{TOC_START}\n\n| a | b |\n\n{TOC_END}\n"
     other = text.replace("| a | b |", "| c | d |")
-    assert translate.without_toc(text) == translate.without_toc(other)
-    assert translate.TOC_START in translate.without_toc(text)
+    assert without_toc(text) == without_toc(other)
+    assert TOC_START in without_toc(text)
 
 
 def test_repository_translations_are_up_to_date():
-    messages: list[str] = []
-    status = translate.check(log=messages.append)
-    assert status == 0, "\n".join(messages)
+    status, message = check(REPO)
+    assert status == 0, message
 
 
 # --- the glossary --------------------------------------------------------------------------------
@@ -222,10 +245,10 @@ def glossary_problems(
 def notebook_pairs(path: Path) -> list[tuple[str, str]]:
     """(English cell text, its zh-Hans entry) for every entry of the catalogue of English notebook `path`."""
     nb = nbformat.read(path, as_version=4)
-    entries = translate.read_catalogue(translate.catalogue_path(path))
+    entries = read_catalogue(REPO.catalogue(path, "zh-Hans"))
     return [
-        (translate.without_toc(c.source), translate.without_toc(entries[c.id].text))
-        for c in translate.translatable(nb)
+        (without_toc(c.source), without_toc(entries[c.id].text))
+        for c in translatable(nb)
         if c.id in entries
     ]
 
@@ -246,11 +269,11 @@ def test_glossary_has_one_rendering_per_term():
 
 
 def test_glossary_hant_column_is_the_conversion_of_the_hans_column():
-    overrides = translate.read_overrides()
+    overrides = read_overrides()
     wrong = [
-        f"{r['english']}: {r['hans']} → {translate.edition_text(r['hans'], 'zh-Hant', overrides)}, glossary says {r['hant']}"
+        f"{r['english']}: {r['hans']} → {edition_text(r['hans'], 'zh-Hant', overrides)}, glossary says {r['hant']}"
         for r in glossary()
-        if translate.edition_text(r["hans"], "zh-Hant", overrides) != r["hant"]
+        if edition_text(r["hans"], "zh-Hant", overrides) != r["hant"]
     ]
     assert not wrong, "\n".join(wrong) + "\nfix the glossary or notebooks/translations/zh-Hant-overrides.tsv"
 
@@ -264,7 +287,7 @@ def test_glossary_checker_finds_a_missing_term_and_a_forbidden_word():
 
 @pytest.mark.parametrize("path", ENGLISH_NOTEBOOKS, ids=lambda p: p.stem)
 def test_notebook_catalogue_follows_the_glossary(path):
-    problems = glossary_problems(notebook_pairs(path), glossary(), translate.catalogue_path(path).name)
+    problems = glossary_problems(notebook_pairs(path), glossary(), REPO.catalogue(path, "zh-Hans").name)
     assert not problems, "\n".join(problems)
 
 
@@ -336,7 +359,7 @@ def test_no_library_key_is_translated_two_ways():
 PLACEHOLDER = re.compile(r"\{[A-Za-z_][\w.\[\]]*(?:![rsa])?(?::[^{}]*)?\}")
 
 
-@pytest.mark.parametrize("language", ["zh-Hans", "zh-Hant"])
+@pytest.mark.parametrize("language", EDITIONS)
 def test_library_placeholders_are_kept(language):
     wrong = [
         f"{path.name}: {key!r} → {value!r}"
@@ -355,8 +378,6 @@ def test_zh_hant_library_catalogues_hold_no_markup():
 
 
 def test_markup_is_resolved_in_each_language():
-    from attnlib.i18n import resolve_markup
-
     assert resolve_markup("每{行}一个词元，共 {T} {行}", "zh-Hans") == "每行一个词元，共 {T} 行"
     assert resolve_markup("每{行}一個詞元，第{列}", "zh-Hant") == "每列一個詞元，第行"
 
@@ -377,10 +398,10 @@ def test_the_words_of_the_site_slides_and_navigation_of_zh_hant_are_the_conversi
     from tools import build_site, build_slides
 
     for words in (build_site.WORDS, build_slides.WORDS):
-        assert {k: translate.to_traditional(v) for k, v in words["zh-Hans"].items()} == words["zh-Hant"]
+        assert {k: to_traditional(v) for k, v in words["zh-Hans"].items()} == words["zh-Hant"]
         assert words["zh-Hant"] != words["zh-Hans"] != words["en"]
     hans, hant = (translated(make_navigation.WORDS, lang) for lang in ("zh-Hans", "zh-Hant"))
-    assert {k: translate.to_traditional(v) for k, v in hans.items()} == hant == {
+    assert {k: to_traditional(v) for k, v in hans.items()} == hant == {
         "notebook": "筆記本", "about": "內容", "previous": "← 上一篇：{link}", "contents": "全部筆記本",
         "next": "下一篇：{link} →",
     }  # fmt: skip
@@ -407,7 +428,7 @@ def drawn_strings() -> list[str]:
     """Every translated string attnlib may draw, and the glossary's terms in both editions."""
     strings = [v for path in sorted((ROOT / "attnlib" / "locale").glob("*/*.json"))
                for v in json.loads(path.read_text(encoding="utf-8")).values()]  # fmt: skip
-    strings += [translate.resolve_markup(r[col], lang) for r in glossary() for col, lang in (("hans", "zh-Hans"), ("hant", "zh-Hant"))]
+    strings += [resolve_markup(r[col], lang) for r in glossary() for col, lang in (("hans", "zh-Hans"), ("hant", "zh-Hant"))]
     return [*strings, "綠 們 機 權 語", "简体中文 · 繁體中文"]
 
 
@@ -458,7 +479,7 @@ def printed_numbers(cell) -> list[str]:
 
 
 @pytest.mark.parametrize("path", ENGLISH_NOTEBOOKS, ids=lambda p: p.stem)
-@pytest.mark.parametrize("language", translate.EDITIONS)
+@pytest.mark.parametrize("language", EDITIONS)
 def test_editions_print_the_same_numbers_as_the_english(path, language):
     edition_path = ROOT / "notebooks" / language / path.name
     assert edition_path.exists(), "run `python -m tools.translate build` and `execute`"
@@ -492,11 +513,11 @@ def hant_texts() -> dict[str, str]:
         nb = nbformat.read(path, as_version=4)
         for cell in nb.cells:
             if cell.cell_type == "markdown":
-                texts[f"{path.name} {cell.id}"] = translate.PROTECTED.sub(" ", cell.source)
+                texts[f"{path.name} {cell.id}"] = PROTECTED.sub(" ", cell.source)
             elif cell.cell_type == "code":  # its translated comments and shown strings
                 texts[f"{path.name} {cell.id}"] = cell.source
     guide = (ROOT / "docs" / "lecturers_guide.zh-Hant.md").read_text(encoding="utf-8")
-    texts["lecturers_guide.zh-Hant.md"] = translate.PROTECTED.sub(" ", guide)
+    texts["lecturers_guide.zh-Hant.md"] = PROTECTED.sub(" ", guide)
     for path in sorted((ROOT / "attnlib" / "locale" / "zh-Hant").glob("*.json")):
         for key, value in json.loads(path.read_text(encoding="utf-8")).items():
             texts[f"{path.name} {key[:40]!r}"] = value
@@ -515,5 +536,5 @@ def test_every_listed_mainland_form_is_mended_by_the_overrides():
     """Wherever a listed form comes out of the conversion, the overrides mend it (not the luck of the text)."""
     forms = mainland_forms()
     for form, taiwan in forms.items():
-        assert form not in translate.to_traditional(form), f"{form}: no override turns it into {taiwan}"
-        assert not [other for other in forms if other in translate.to_traditional(taiwan)], taiwan
+        assert form not in to_traditional(form), f"{form}: no override turns it into {taiwan}"
+        assert not [other for other in forms if other in to_traditional(taiwan)], taiwan

@@ -1,4 +1,5 @@
-"""attnlib.validation: every bad input gets a clear ValueError or TypeError naming the argument and the shapes.
+"""attnlib.validation (arrays) and attnlib.checks (plain values): every bad input gets a clear ValueError or
+TypeError naming the argument and the shapes.
 
 Through the public functions first (as a learner meets the messages), then the checks themselves, then
 the messages in Chinese: every template has a zh-Hans entry with the same placeholders.

@@ -1,6 +1,7 @@
-"""The made-up series the translation tests run tools/translate.py on: one English notebook, its zh-Hans
+"""The made-up series the translation tests run tools.translate on: one English notebook, its zh-Hans
 catalogue, overrides and a library catalogue in a temporary folder (``made_up_repo``, the ``repo`` fixture
-of tests/conftest.py), and the steps those tests take on it."""
+of tests/conftest.py, gives the ``Paths`` of that folder, which the tools are passed), and the steps those
+tests take on it."""
 
 from __future__ import annotations
 
@@ -9,7 +10,10 @@ from pathlib import Path
 
 import nbformat
 
-from tools import translate
+from tools.translate.check import check as check_translations
+from tools.translate.config import EDITIONS, Paths
+from tools.translate.editions import EDITION_KEY, build, code_hash, write_nb
+from tools.translate.prose import english_hash
 
 INTRO = "# 01 · Demo\n\nA row of $X$ is one token.\nCall `f(x)` to see it.\n\n![a figure](figures/a.svg)"
 NOTES = "Ask the room: which row is longest?"
@@ -29,41 +33,42 @@ def english_notebook() -> nbformat.NotebookNode:
 
 
 def entry(cell_id: str, text: str, english: str) -> str:
-    return f"<!-- cell {cell_id} · en {translate.english_hash(english)} -->\n{text}\n"
+    return f"<!-- cell {cell_id} · en {english_hash(english)} -->\n{text}\n"
 
 
 HANS_INTRO = "# 01 · 演示\n\n$X$ 的一{行}是一个词元。\n调用 `f(x)` 看看，数据就在这里。\n\n![图](figures/a.svg)"
 HANS_NOTES = "问大家：哪一{行}最长？"
 
 
-def check(log: list[str] | None = None) -> tuple[int, str]:
+def check(repo: Paths) -> tuple[int, str]:
+    """`check` on the series `repo`: its exit status and what it logged."""
     messages: list[str] = []
-    status = translate.check(log=messages.append)
+    status = check_translations(repo, log=messages.append)
     return status, "\n".join(messages)
 
 
-def build_and_mark_executed() -> None:
+def build_and_mark_executed(repo: Paths) -> None:
     """Build, then record the code as executed (running a kernel is `execute`'s job, not this test's)."""
-    translate.build(log=lambda _: None)
-    for language in translate.EDITIONS:
-        path = translate.NOTEBOOKS / language / "01_demo.ipynb"
+    build(paths=repo, log=lambda _: None)
+    for language in EDITIONS:
+        path = repo.notebooks / language / "01_demo.ipynb"
         nb = nbformat.read(path, as_version=4)
-        nb.metadata[translate.EDITION_KEY]["executed_code"] = translate.code_hash(nb)
-        translate.write_nb(nb, path)
+        nb.metadata[EDITION_KEY]["executed_code"] = code_hash(nb)
+        write_nb(nb, path)
 
 
-def edit_english(repo: Path, cell_id: str, text: str) -> None:
-    path = repo / "notebooks" / "01_demo.ipynb"
+def edit_english(repo: Paths, cell_id: str, text: str) -> None:
+    path = repo.notebooks / "01_demo.ipynb"
     nb = nbformat.read(path, as_version=4)
     next(c for c in nb.cells if c.id == cell_id).source = text
     nbformat.write(nb, path)
 
 
-def edition(repo: Path, language: str) -> nbformat.NotebookNode:
-    return nbformat.read(repo / "notebooks" / language / "01_demo.ipynb", as_version=4)
+def edition(repo: Paths, language: str) -> nbformat.NotebookNode:
+    return nbformat.read(repo.notebooks / language / "01_demo.ipynb", as_version=4)
 
 
-def made_up_repo(tmp_path: Path, monkeypatch) -> Path:
+def made_up_repo(tmp_path: Path) -> Paths:
     """A repository with one English notebook, its zh-Hans catalogue, overrides and a library catalogue."""
     notebooks = tmp_path / "notebooks"
     (notebooks / "translations" / "zh-Hans").mkdir(parents=True)
@@ -80,12 +85,4 @@ def made_up_repo(tmp_path: Path, monkeypatch) -> Path:
         json.dumps({"weights · d_k={d_k}": "权重 · d_k={d_k}", "one row per token": "每个词元一{行}"}),
         encoding="utf-8",
     )
-    for name, value in [
-        ("ROOT", tmp_path),
-        ("NOTEBOOKS", notebooks),
-        ("CATALOGUES", notebooks / "translations"),
-        ("OVERRIDES", notebooks / "translations" / "zh-Hant-overrides.tsv"),
-        ("LOCALE", locale),
-    ]:
-        monkeypatch.setattr(translate, name, value)
-    return tmp_path
+    return Paths(tmp_path)

@@ -12,35 +12,43 @@ editions (`notebooks/zh-Hans/`, `notebooks/zh-Hant/`) get the same pages in `<ou
   an exercise reads as a task (`exercise_pages`), and its worked answer is folded away below it.
 - Every page has the contents of the series and an outline of its own sections beside it, and a search
   box over the whole series in its language (`site_search`, MiniSearch).
+- A notebook becomes its page through nbconvert: the preprocessors both builders share
+  (`offline_pages.preparation`) and the site's own (`site_steps`), then the page template
+  (`tools/templates/site.html.j2`), which writes the bar, the contents, the outline and the search
+  (`chrome.html.j2`) from `resources["site"]`.
 - A part off the main line (cells tagged `going-further`) is one tinted block, labelled at its top as one
-  to skip on a first reading (`mark_going_further`, the page template); the outline marks its entries.
+  to skip on a first reading (`GoingFurtherBlocks`, the page template); the outline marks its entries.
 - Formulas are typeset by MathJax 3.2.2 when the site is built (`offline_pages.typeset`, in Node), so a
-  page runs no math JavaScript; figures are PNG files beside the page (`figures/<page>/`), fetched as the
-  reader comes near them; links between notebooks lead to the pages, and a bar at the top of every page
+  page runs no math JavaScript; figures are PNG files beside the page (`figures/<page>/`: nbconvert's
+  ExtractOutputPreprocessor and FilesWriter), fetched as the reader comes near them; links between
+  notebooks lead to the pages, and a bar at the top of every page
   links to the index and the previous and next page.
 - Nothing is loaded from outside the folder: MathJax and MiniSearch are installed once by `npm ci` into
   `node_modules/` (tools/npm.py, as for `make slides`; npm checks them against package-lock.json), and the
   few files a page uses (MathJax's fonts, the search) copied to `<out>/vendor/` with their licences, beside
   the CJK fonts that attnlib bundles (SIL OFL 1.1): Noto Sans SC for the English and 简体 pages, Noto Sans TC
   for the 繁體 ones, regular and bold.
-  The page style is nbconvert's JupyterLab stylesheet (BSD-3-Clause, written once to `assets/`) and
-  `assets/site.css`; it, the page template and the index are files in `tools/templates/`.
+  The page style is nbconvert's JupyterLab stylesheet (BSD-3-Clause) and the site's (`tools/templates/`):
+  each page carries, inline, only the rules it uses (`PageCss`), so its first paint needs no other file;
+  the index links `assets/site.css`.
 """
 
 from __future__ import annotations
 
-import base64
-import copy
-import html
 import re
 import shutil
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass
+from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
+
+from nbconvert.preprocessors import ExtractOutputPreprocessor, Preprocessor
 
 from attnlib.i18n import LANGUAGES, N_, translated
 
-from . import exercise_pages, offline_pages, site_search
+from . import offline_pages, site_search
 from .offline_pages import MATHJAX, ROOT, AssetError, Package, notebook_title
 
 # The search of the series (MIT). Its UMD build is a classic script, which loads from file://.
@@ -53,9 +61,8 @@ PACKAGES = (MATHJAX, MINISEARCH)
 NAV_JS = Path(__file__).with_name("site_nav.js")  # the page code of the contents, outline and search
 NAV_URL = "assets/site-nav.js"
 INDEX_JS = "search-index.js"  # one per language, beside its pages
-SIDE = "<!-- site: contents, outline, search -->"
 # The words of the site, in English; in other languages they come from the locale catalogues (English →
-# 简体 in attnlib/locale/zh-Hans/publishing.json, and 繁體 generated from it by tools/translate.py).
+# 简体 in attnlib/locale/zh-Hans/publishing.json, and 繁體 generated from it by tools/translate/).
 TEXTS = {
     "series": N_("Attention, one idea at a time"),
     "how": N_("Read the notebooks in order: each page is a notebook as it ran, code, outputs and figures. "
@@ -72,12 +79,12 @@ TEXTS = {
 }  # fmt: skip
 WORDS = {language: translated(TEXTS, language) for language in LANGUAGES}
 
-# The page template (nbconvert's JupyterLab one, trimmed), the index and the stylesheet of the site are
-# files in tools/templates/; the template leaves the marker SIDE where the contents, outline and search go.
+# The page template (nbconvert's JupyterLab one around the cells), the markup of the bar, the contents,
+# the outline and the search (chrome.html.j2), the index and the stylesheets of the site are files in
+# tools/templates/.
 TEMPLATE = "site.html.j2"
 INDEX = "site_index.html.j2"
-STYLESHEETS = ("site.css", "readable.css", "exercise.css")  # assets/site.css, in this order
-
+STYLESHEETS = ("site.css", "readable.css", "exercise.css")  # after JupyterLab's, in this order
 
 
 @dataclass(frozen=True)
@@ -110,161 +117,112 @@ def first_paragraph(nb) -> str:
     return ""
 
 
-def for_site(nb, path: Path | None = None):
-    """A copy of the notebook as its page shows it: labs live, links to pages, no harness comments,
-    lecturer notes tagged so the page can set them aside; with the notebook's ``path``, each exercise
-    reads as a task (``exercise_pages``), its folded worked answer just below."""
-    nb = copy.deepcopy(nb)
-    offline_pages.static_outputs(nb, "en" if path is None else offline_pages.edition_of(path))
-    if path is not None:
-        exercise_pages.task_cards(nb, path)
-    nb.metadata["title"] = notebook_title(nb) or nb.metadata.get("title", "")
-    mark_going_further(nb.cells)
-    for cell in nb.cells:
-        if cell.cell_type == "markdown":
-            cell.source = offline_pages.link_notebooks(cell.source, ".html")
-            if cell.metadata.get("slideshow", {}).get("slide_type") == "notes":
-                cell.metadata["tags"] = [*cell.metadata.get("tags", []), "lecture-notes"]
-        elif cell.cell_type == "code":
-            cell.source = offline_pages.strip_harness(cell.source)
-    return nb
+# ---- the notebook as its page shows it: nbconvert preprocessors -----------------------------------------
+class LectureNotes(Preprocessor):
+    """Lecturer notes (slide type ``notes``) tagged ``lecture-notes``, so the page sets them aside."""
+
+    def preprocess_cell(self, cell, resources, index):
+        if cell.cell_type == "markdown" and cell.metadata.get("slideshow", {}).get("slide_type") == "notes":
+            cell.metadata["tags"] = [*cell.metadata.get("tags", []), "lecture-notes"]
+        return cell, resources
+
+
+class GoingFurtherBlocks(Preprocessor):
+    """The first cell of each going-further part marked with its number (1, 2, ...) and its last cell as the
+    end: the page template wraps the part in one block, labelled as off the main line."""
+
+    def preprocess(self, nb, resources):
+        mark_going_further(nb.cells)
+        return nb, resources
 
 
 def mark_going_further(cells) -> None:
-    """Mark, in place, the first cell of each going-further part with its number (1, 2, ...) and its last
-    cell as the end: the page template wraps the part in one block, labelled as off the main line."""
+    """Mark, in place, the first and last cell of each going-further part (``going_further_start``: its
+    number, ``going_further_end``)."""
     for number, run in enumerate(offline_pages.going_further_runs(cells), start=1):
         cells[run.start].metadata["going_further_start"] = number
         cells[run[-1]].metadata["going_further_end"] = True
 
 
-# A going-further part of a page as the template writes it (the comment closes it, whatever it holds;
-# nbconvert writes the attributes of an element in its own order).
-GOING_FURTHER_PART = re.compile(r'<section\b[^>]*\bclass="going-further".*?<!-- /going-further -->', re.S)
-OUTLINE_ENTRY = re.compile(r'<li class="([^"]*)"><a href="#([^"]*)"')
+def site_steps() -> list[Preprocessor]:
+    """The preparation pages and decks share (``offline_pages.preparation``), then the site's own steps."""
+    return [*offline_pages.preparation(".html"), LectureNotes(), GoingFurtherBlocks()]
 
 
-def mark_outline(side_html: str, body: str) -> str:
-    """The side of a page with each outline entry that leads into a going-further part marked
-    (class ``going-further``), so the outline shows which sections are off the main line."""
-    inside = {html.unescape(anchor) for part in GOING_FURTHER_PART.findall(body)
-              for anchor in re.findall(r'\bid="([^"]+)"', part)}
-    if not inside:
-        return side_html
-
-    def mark(match: re.Match) -> str:
-        classes, anchor = match.groups()
-        if html.unescape(anchor) in inside:
-            classes += " going-further"
-        return f'<li class="{classes}"><a href="#{anchor}"'
-
-    return OUTLINE_ENTRY.sub(mark, side_html)
+def for_site(nb, path: Path | None = None):
+    """A copy of the notebook as its page shows it (``site_steps``): labs live, links to pages, no harness
+    comments, lecturer notes tagged so the page can set them aside; with the notebook's ``path``, each
+    exercise reads as a task (``exercise_pages``), its folded worked answer just below."""
+    return offline_pages.prepare(nb, site_steps(), path)
 
 
-FIGURE = re.compile(r'src="data:image/png;base64,([^"]+)"')
+def figures() -> Preprocessor:
+    """nbconvert's own extraction of the PNG outputs: each becomes a file beside the page, in the folder
+    ``resources["output_files_dir"]`` (``figures/<page>/<cell>_<output>.png``), which the page fetches as
+    the reader comes near it. A page then holds its text only (a third of the bytes on the figure-heavy
+    pages), so it is parsed and usable sooner."""
+    return ExtractOutputPreprocessor(extract_output_types={"image/png"},
+                                     output_filename_template="{cell_index}_{index}{extension}")
 
 
-def figures_beside(body: str, folder: Path, stem: str) -> str:
-    """The page with each embedded PNG written to ``figures/<stem>/N.png`` beside it, loaded lazily.
-
-    A page then holds its text only (a third of the bytes on the figure-heavy pages), so it is parsed and
-    usable sooner, and a figure is fetched as the reader comes near it; its width and height attributes
-    keep its place meanwhile.
-    """
-    figures = folder / "figures" / stem
-    shutil.rmtree(figures, ignore_errors=True)
-    count = 0
-
-    def write(match: re.Match) -> str:
-        nonlocal count
-        count += 1
-        figures.mkdir(parents=True, exist_ok=True)
-        (figures / f"{count}.png").write_bytes(base64.b64decode(match.group(1)))
-        return f'loading="lazy" decoding="async" src="figures/{stem}/{count}.png"'
-
-    return FIGURE.sub(write, body)
-
-
-def bar(pages: list[Page], i: int, language: str = "en", available: tuple[str, ...] = ("en",)) -> str:
-    """The bar at the top and bottom of page i: index · previous · next, the language switch, and where
-    the reader is."""
-    words = WORDS[language]
-
-    def link(j: int, words: str, rel: str) -> str:
-        if 0 <= j < len(pages):
-            target = pages[j]
-            return (f'<a rel="{rel}" href="{html.escape(target.name)}" '
-                    f'title="{html.escape(target.title)}">{words}</a>')
-        return f'<span class="off">{words}</span>'
-
-    items = [f'<a rel="index" href="index.html">{words["index"]}</a>',
-             link(i - 1, words["previous"], "prev"), link(i + 1, words["next"], "next")]
-    if available[1:]:
-        items.append(offline_pages.language_switch(pages[i].name, language, available))
-    # A separator belongs to the item after it, so the bar never ends a line with a "·"; on a phone the
-    # language switch takes a line of its own, without one.
-    sep = '<span class="sep">·</span>'
-    kinds = ["item"] * 3 + ["item switch"]
-    return (
-        f'<header class="site-bar"><nav aria-label="{html.escape(words["series_nav"])}">'
-        + "".join(f'<span class="{kinds[k]}">{sep if k else ""}{item}</span>' for k, item in enumerate(items))
-        + f'<span class="here">{html.escape(pages[i].title)}</span>'
-        "</nav></header>"
-    )
-
-
-def search_box(language: str) -> str:
-    """The search box of a page of `language`: it loads MiniSearch and the language's index on first use
-    (tools/site_nav.js) and says the number of results in the page's words."""
-    words, root = WORDS[language], offline_pages.root_prefix(language)
-    data = {"engine": root + MINISEARCH_URL, "index": INDEX_JS, "none": words["none"], "one": words["one"],
-            "many": words["many"], "limit": "10"}
-    attributes = " ".join(f'data-{k}="{html.escape(v)}"' for k, v in data.items())
-    return (
-        f'<div class="site-search" role="search" {attributes}>'
-        f'<label class="site-search-label" for="site-search-input">{html.escape(words["search"])}</label>'
-        '<input id="site-search-input" type="search" role="combobox" aria-autocomplete="list" '
-        'aria-expanded="false" aria-controls="site-search-results" autocomplete="off" spellcheck="false" '
-        f'placeholder="{html.escape(words["placeholder"])}">'
-        '<div class="site-search-panel"><p class="site-search-status" role="status" aria-live="polite"></p>'
-        f'<ul id="site-search-results" role="listbox" aria-label="{html.escape(words["results"])}"></ul>'
-        "</div></div>"
-    )
-
-
-def side(pages: list[Page], i: int, outline: site_search.PageOutline, language: str = "en") -> str:
-    """Beside page i: the search box, the contents of the series (page i marked as the current one) and the
-    outline of page i (its h2/h3 headings and labs). On a narrow screen the contents and the outline fold
-    into a <details> (tools/site_nav.js folds it before the page is painted)."""
-    words, root = WORDS[language], offline_pages.root_prefix(language)
+def outline_items(page_html: str, lab_word: str, lab_join: str) -> list[dict[str, Any]]:
+    """The outline of a page (its h2 and h3 headings and its labs, in page order) as the side of the page
+    template lists it: ``{"css_class", "anchor", "text", "lab"}``; an entry in a going-further part is
+    marked (class ``going-further``)."""
     items = []
-    for j, page in enumerate(pages):
-        current = ' aria-current="page"' if j == i else ""
-        items.append(f'<li><a href="{html.escape(page.name)}"{current}>'
-                     f"{html.escape(site_search.plain_text(page.title))}</a></li>")
-    contents = (f'<nav class="site-contents" aria-label="{html.escape(words["series_nav"])}">'
-                f'<p class="site-side-title" aria-hidden="true">{html.escape(words["series_nav"])}</p>'
-                f'<ol>{"".join(items)}</ol></nav>')
-    return (
-        f'<div class="site-side mathjax_ignore">{search_box(language)}'
-        f'<details class="site-toc" open><summary>{html.escape(words["toggle"])}</summary>'
-        f"{contents}{site_search.outline_html(outline, words['lab'], words['lab_join'], words['outline'])}"
-        "</details></div>"
-        f'<script src="{root}{NAV_URL}"></script>'
-    )
+    for kind, item in site_search.read_page(page_html).items:
+        if kind == "heading" and item.level in (2, 3):
+            css_class, text = f"level-{item.level}", item.heading
+        elif kind == "lab":
+            css_class, text = "lab", site_search.lab_label(item, lab_word, lab_join)
+        else:
+            continue
+        items.append({"css_class": css_class + (" going-further" if item.further else ""),
+                      "anchor": item.anchor, "text": text, "lab": kind == "lab"})
+    return items
+
+
+def site_resources(pages: list[Page], i: int, language: str, available: tuple[str, ...]) -> dict[str, Any]:
+    """What the page template needs to write the bar, the contents, the outline and the search of page i."""
+    root = offline_pages.root_prefix(language)
+    return {
+        "language": language, "root": root, "words": WORDS[language], "current": i, "nav": NAV_URL,
+        "pages": [{"name": p.name, "title": p.title, "plain_title": site_search.plain_text(p.title)}
+                  for p in pages],
+        "languages": offline_pages.language_links(pages[i].name, language, available),
+        "search": search_data(language),
+        "figure_alt": offline_pages.figure_alt(language),
+    }
+
+
+def search_data(language: str) -> dict[str, str]:
+    """The data-* attributes of the search box of a page of `language`: where MiniSearch and the
+    language's index are (tools/site_nav.js loads them on first use) and the words of its results."""
+    words = WORDS[language]
+    return {"engine": offline_pages.root_prefix(language) + MINISEARCH_URL, "index": INDEX_JS,
+            "none": words["none"], "one": words["one"], "many": words["many"], "limit": "10"}
 
 
 def make_exporter():
+    """nbconvert's HTML exporter with the site's template and preprocessors (``site_steps`` and ``figures``),
+    and the filters the template uses: ``outline_items``, and ``page_css`` (the rules of JupyterLab's and the
+    site's stylesheets a page uses, ``PageCss``)."""
     from jinja2 import FileSystemLoader
     from nbconvert import HTMLExporter
 
-    return HTMLExporter(
+    exporter = HTMLExporter(
         extra_loaders=[FileSystemLoader(offline_pages.TEMPLATES)],
         template_file=TEMPLATE,
         embed_images=True,  # Markdown images become data: URIs
         exclude_input_prompt=True,
         exclude_output_prompt=True,
+        preprocessors=[*site_steps(), figures()],
     )
+    css = PageCss(jupyterlab_css(exporter) + "\n" + offline_pages.stylesheet(*STYLESHEETS),
+                  [NAV_JS.read_text(encoding="utf-8")])  # the site's script may add its classes
+    exporter.register_filter("outline_items", outline_items)
+    exporter.register_filter("page_css", css.for_page)
+    return exporter
 
 
 def jupyterlab_css(exporter) -> str:
@@ -277,24 +235,189 @@ def jupyterlab_css(exporter) -> str:
     raise AssetError("nbconvert's lab template (static/index.css) was not found")
 
 
+# ---- the stylesheet of a page: only the rules it uses, inlined ------------------------------------------
+# nbconvert's JupyterLab stylesheet is ~250 kB, nearly all for JupyterLab's own interface; a page uses a few
+# percent of it. Parsing it before the first paint cost a phone (CPU ×4) about 0.4 s.
+FUNCTIONAL = re.compile(r":[\w-]+\([^()]*\)")  # :not(.x), :is(h1, h2), :nth-child(2n) (innermost first)
+SIMPLE = re.compile(r"([.#]?)(-?[_a-zA-Z][\w-]*)")  # a class, an id or an element's name
+WORD = re.compile(r"-?[_a-zA-Z][\w-]*")
+CUSTOM = re.compile(r"--[\w-]+")
+
+
+def split_selectors(prelude: str) -> list[str]:
+    """The selectors of a rule's prelude: split at the commas outside parentheses."""
+    parts, depth, start = [], 0, 0
+    for k, char in enumerate(prelude):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if char == "," and depth == 0:
+            parts.append(prelude[start:k])
+            start = k + 1
+    return [part.strip() for part in [*parts, prelude[start:]] if part.strip()]
+
+
+def selector_used(selector: str, names: set[str]) -> bool:
+    """Whether every class, id and element name ``selector`` requires is in ``names``. What the page's state
+    decides (attributes, :hover, :not(...), :is(...)) is kept as if met; MathJax's elements (``mjx-*``),
+    written when the formulas are typeset, always are."""
+    while FUNCTIONAL.search(selector):
+        selector = FUNCTIONAL.sub(" ", selector)
+    selector = re.sub(r"\[[^\]]*\]|::?[\w-]+", " ", selector)
+    for prefix, name in SIMPLE.findall(selector):
+        wanted = name if prefix else name.lower()
+        if wanted not in names and not (not prefix and wanted.startswith("mjx-")):
+            return False
+    return True
+
+
+class _Markup(HTMLParser):
+    """The element names, classes and ids of a page, and every word of its scripts and styles."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.names: set[str] = set()
+        self.code = False
+
+    def handle_starttag(self, tag, attrs):
+        self.names.add(tag)
+        for key, value in attrs:
+            if key in ("class", "id") and value:
+                self.names.update(value.split())
+            elif key == "style" and value:
+                self.names.update(CUSTOM.findall(value))
+        self.code = tag in ("script", "style")
+
+    def handle_endtag(self, tag):
+        self.code = False
+
+    def handle_data(self, data):
+        if self.code:  # a script may add any of its words as a class or an element; a style names properties
+            self.names.update(WORD.findall(data))
+
+
+def page_names(page_html: str, scripts: Iterable[str] = ()) -> set[str]:
+    """What a page may use of a stylesheet: its element names, classes and ids, and every word of its
+    scripts (inline, and ``scripts`` it loads), which may add classes and elements when the page runs."""
+    reader = _Markup()
+    reader.feed(page_html)
+    reader.close()
+    for script in scripts:
+        reader.names.update(WORD.findall(script))
+    return reader.names
+
+
+class PageCss:
+    """A stylesheet cut to what one page uses (``for_page``: the Jinja filter ``page_css``).
+
+    A rule is kept when one of its selectors can match (``selector_used``), in the stylesheet's order, inside
+    its @media or @supports; @font-face, @keyframes and @page are kept whole. A custom property is kept
+    when a kept declaration, or the page itself, refers to it (through other custom properties too).
+    """
+
+    def __init__(self, css: str, scripts: Iterable[str] = ()) -> None:
+        import tinycss2
+
+        if not isinstance(css, str):
+            raise TypeError(f"css must be the text of a stylesheet (str), got {type(css).__name__}")
+        self.rules = tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True)
+        self.scripts = tuple(scripts)
+
+    def for_page(self, page_html: str, extra: Iterable[str] = ()) -> str:
+        """The rules of ``extra`` stylesheets (nbconvert's inlined ones: Pygments' colours) and of this one
+        that the page ``page_html`` uses, as one stylesheet."""
+        import tinycss2
+
+        names = page_names(str(page_html), self.scripts)
+        rules = [r for css in extra for r in tinycss2.parse_stylesheet(str(css), True, True)] + self.rules
+        kept = _kept_rules(rules, names)
+        wanted = set(n for n in names if n.startswith("--"))
+        defined: dict[str, list[str]] = {}
+        for _, declarations in _style_rules(kept):
+            for d in declarations:
+                value = tinycss2.serialize(d.value)
+                if d.name.startswith("--"):
+                    defined.setdefault(d.name, []).append(value)
+                else:
+                    wanted.update(CUSTOM.findall(value))
+        todo = list(wanted)
+        while todo:
+            for value in defined.get(todo.pop(), []):
+                new = set(CUSTOM.findall(value)) - wanted
+                wanted |= new
+                todo += new
+        return _serialize(kept, wanted)
+
+
+def _declarations(rule) -> list:
+    import tinycss2
+
+    return [d for d in tinycss2.parse_blocks_contents(rule.content, skip_comments=True, skip_whitespace=True)
+            if d.type == "declaration"]
+
+
+def _kept_rules(rules, names: set[str]) -> list:
+    """(kind, prelude, content) of the rules used: a style rule's prelude is its kept selectors; an @media
+    or @supports holds its kept rules; any other at-rule is kept whole."""
+    import tinycss2
+
+    kept = []
+    for rule in rules:
+        if rule.type == "qualified-rule":
+            selectors = split_selectors(tinycss2.serialize(rule.prelude))
+            selectors = [s for s in selectors if selector_used(s, names)]
+            if selectors:
+                kept.append(("style", ",".join(selectors), _declarations(rule)))
+        elif rule.type == "at-rule" and rule.lower_at_keyword in ("media", "supports") and rule.content:
+            inner = _kept_rules(tinycss2.parse_rule_list(rule.content, True, True), names)
+            if inner:
+                kept.append(("group", f"@{rule.at_keyword}{tinycss2.serialize(rule.prelude)}", inner))
+        elif rule.type == "at-rule":
+            kept.append(("whole", rule.serialize(), None))
+    return kept
+
+
+def _style_rules(kept):
+    for kind, prelude, content in kept:
+        if kind == "style":
+            yield prelude, content
+        elif kind == "group":
+            yield from _style_rules(content)
+
+
+def _serialize(kept, custom: set[str]) -> str:
+    import tinycss2
+
+    out = []
+    for kind, prelude, content in kept:
+        if kind == "whole":
+            out.append(prelude)
+        elif kind == "group":
+            inner = _serialize(content, custom)
+            if inner:
+                out.append(f"{prelude.strip()}{{\n{inner}\n}}")
+        else:
+            body = ";".join(f"{d.name}:{tinycss2.serialize(d.value).strip()}" + ("!important" * d.important)
+                            for d in content if not d.name.startswith("--") or d.name in custom)
+            if body:
+                out.append(f"{prelude}{{{body}}}")
+    return "\n".join(out)
+
+
 def write_index(
     out: Path, pages: list[Page], urls: dict[str, str], language: str = "en", available: tuple = ("en",)
 ) -> Path:
+    """``index.html`` of one language: each page's title and first paragraph (Markdown), the search box and
+    the language switch (site_index.html.j2)."""
     from nbconvert.filters import markdown2html
 
     words = WORDS[language]
-    switch = offline_pages.language_switch("index.html", language, available) if len(available) > 1 else ""
-    items = [
-        f'<li><a class="title" href="{html.escape(p.name)}">{html.escape(p.title)}</a>\n'
-        f"{markdown2html(offline_pages.link_notebooks(p.intro, '.html'))}</li>"
-        for p in pages
-    ]
+    entries = [{"name": p.name, "title": p.title,
+                "intro": markdown2html(offline_pages.link_notebooks(p.intro, ".html"))} for p in pages]
     index = out / "index.html"
     index.write_text(
         offline_pages.render(
-            INDEX, title=html.escape(words["series"]), how=words["how"], items="\n".join(items),
-            resources={"offline": urls}, lang=language, root=offline_pages.root_prefix(language),
-            languages=switch, search=search_box(language), nav=NAV_URL,
+            INDEX, words=words, pages=entries, resources={"offline": urls}, lang=language,
+            root=offline_pages.root_prefix(language), search=search_data(language), nav=NAV_URL,
+            languages=offline_pages.language_links("index.html", language, available),
         ),  # fmt: skip
         encoding="utf-8",
     )
@@ -312,8 +435,7 @@ def build(notebooks: list[Path], out: Path, log=print, prune: bool = False) -> l
     exporter = make_exporter()
     assets = out / "assets"
     assets.mkdir(exist_ok=True)
-    (assets / "jupyterlab.css").write_text(jupyterlab_css(exporter), encoding="utf-8")
-    (assets / "site.css").write_text(offline_pages.stylesheet(*STYLESHEETS), encoding="utf-8")
+    (assets / "site.css").write_text(offline_pages.stylesheet(*STYLESHEETS), encoding="utf-8")  # the index's
     (assets / Path(NAV_URL).name).write_text(NAV_JS.read_text(encoding="utf-8"), encoding="utf-8")
 
     written = []
@@ -330,33 +452,33 @@ def build(notebooks: list[Path], out: Path, log=print, prune: bool = False) -> l
 
 
 def build_edition(paths, out, exporter, language, available, log=print, prune=False) -> list[Path]:
-    """The pages and index of one language, in its folder of out."""
+    """The pages and index of one language, in its folder of out: each page and its figures written by
+    nbconvert's FilesWriter."""
     import nbformat
+    from nbconvert.writers import FilesWriter
 
     folder = offline_pages.edition_folder(out, language)
     folder.mkdir(parents=True, exist_ok=True)
-    root = offline_pages.root_prefix(language)
-    urls = offline_pages.cjk_urls(language, root)  # Traditional shapes for zh-Hant, Simplified otherwise
+    writer = FilesWriter(build_directory=str(folder))
+    urls = offline_pages.cjk_urls(language, offline_pages.root_prefix(language))  # TC for zh-Hant, else SC
     books = [nbformat.read(path, as_version=4) for path in paths]
     pages = [Page(p, notebook_title(nb) or p.stem, first_paragraph(nb))
              for p, nb in zip(paths, books, strict=True)]
-    bodies = []
+    written, outlines = [], []
     for i, (page, nb) in enumerate(zip(pages, books, strict=True)):
+        stem = page.path.stem
         resources = {
-            "metadata": {"name": page.path.stem, "path": str(page.path.parent)},
+            "metadata": {"name": stem, "path": str(page.path.parent)},
             "offline": urls,
-            "site": {"bar": bar(pages, i, language, available), "root": root, "words": WORDS[language]},
+            "output_files_dir": f"figures/{stem}",
+            "site": site_resources(pages, i, language, available),
         }
-        body, _ = exporter.from_notebook_node(for_site(nb, page.path), resources=resources)
-        bodies.append(offline_pages.with_language(body, language))
-    # The outline of a page and the search index of the series are read from the pages as written, so
-    # every anchor is the id nbconvert gave its heading.
-    outlines = [site_search.read_page(body) for body in bodies]
-    written = []
-    for i, (page, body) in enumerate(zip(pages, bodies, strict=True)):
-        target = folder / page.name
-        body = body.replace(SIDE, mark_outline(side(pages, i, outlines[i], language), body), 1)
-        target.write_text(figures_beside(body, folder, target.stem), encoding="utf-8")
+        body, resources = exporter.from_notebook_node(nb, resources=resources)
+        shutil.rmtree(folder / "figures" / stem, ignore_errors=True)
+        target = Path(writer.write(body, resources, notebook_name=stem))
+        # The search index is read from the pages as written, so every anchor is the id nbconvert gave
+        # its heading.
+        outlines.append(site_search.read_page(body))
         written.append(target)
         log(f"wrote {target}")
     documents = site_search.index_documents(

@@ -25,7 +25,10 @@ Presenting needs no network; only the first build needs npm (later builds reuse 
 The Chinese editions (`notebooks/zh-Hans/`, `notebooks/zh-Hant/`) get their decks in `<out>/zh-Hans/` and
 `<out>/zh-Hant/` (one shared `vendor/`); every deck and index has a switch to the other languages.
 Figures are embedded in the HTML as data: URIs (plots and Markdown images alike).
-The deck's template, its stylesheets and the index are files in `tools/templates/`.
+A notebook becomes its deck through nbconvert: the preprocessors the site shares
+(`offline_pages.preparation`) and the deck's own (`deck_steps`), then the deck's template, which writes
+its title, language, figures' alternative text and language switch from `resources["offline"]`
+(`deck_resources`). The template, its stylesheets and the index are files in `tools/templates/`.
 
 Every slide of a part off the main line (cells tagged `going-further`) says so in its top right corner,
 the part's first slide that it is optional (`label_going_further`).
@@ -37,16 +40,17 @@ metadata (slide types, and the tags `slide-output-only` and `slide-figure-N` rea
 
 from __future__ import annotations
 
-import copy
 import html
 import re
 import sys
 from pathlib import Path
 
+from nbconvert.preprocessors import Preprocessor
+
 from attnlib.i18n import LANGUAGES, N_, translated
 
-from . import exercise_pages, offline_pages
-from .offline_pages import MATHJAX, ROOT, Package, notebook_title
+from . import offline_pages
+from .offline_pages import MATHJAX, ROOT, Package
 
 REVEAL = Package(
     "reveal.js",
@@ -189,48 +193,65 @@ def fit_cells(nb, language: str = "en") -> None:
     nb.cells = merged
 
 
-def for_slides(nb, path: Path | None = None):
-    """A copy of the notebook as it should look on a slide: no harness comments, labs drawn live.
-
-    With the notebook's ``path``, each exercise reads as a task (``exercise_pages``: compact, the checks
-    folded away; a slide shows no worked answer, so that the room tries first).
-
-    A lab gets a slide of its own (a subslide after the one that introduces it and shows its static
+# ---- the notebook as its deck shows it: nbconvert preprocessors -----------------------------------------
+class LiveSlides(Preprocessor):
+    """A lab gets a slide of its own (a subslide after the one that introduces it and shows its static
     figure): a lab under a paragraph and a figure would not fit on one screen. So does a quiz (its four
-    questions fill a slide). The slide tags of each cell are applied (``fit_cells``).
-    """
-    nb = copy.deepcopy(nb)
-    language = "en" if path is None else offline_pages.edition_of(path)
-    offline_pages.static_outputs(nb, language)
-    if path is not None:
-        exercise_pages.task_cards(nb, path, compact=True)
-    for cell in nb.cells:
+    questions fill a slide). The lab is the point, not the line that makes it: its code goes to the notes."""
+
+    def preprocess_cell(self, cell, resources, index):
         live = (re.search(r'class="live-(lab|quiz)"', o.get("data", {}).get("text/html", ""))
                 for o in cell.get("outputs", []))
         if cell.cell_type == "code" and any(live):
             show = cell.metadata.setdefault("slideshow", {})
             if show.get("slide_type", "-") in ("-", "fragment"):
                 show["slide_type"] = "subslide"
-            tags = cell.metadata.setdefault("tags", [])  # the lab is the point, not the line that makes it
+            tags = cell.metadata.setdefault("tags", [])
             if OUTPUT_ONLY not in tags:
                 tags.append(OUTPUT_ONLY)
-    nb.metadata["title"] = notebook_title(nb) or nb.metadata.get("title", "")
-    for cell in nb.cells:
-        if cell.cell_type == "code":
-            cell.source = offline_pages.strip_harness(cell.source)
-    label_going_further(nb.cells, language)
-    fit_cells(nb, language)
-    for cell in nb.cells:
-        if cell.cell_type == "markdown":  # links between notebooks become links between decks
-            cell.source = offline_pages.link_notebooks(cell.source, ".slides.html")
-    return nb
+        return cell, resources
+
+
+class GoingFurtherLabels(Preprocessor):
+    """Every slide of a going-further part labelled in the deck's language (`label_going_further`)."""
+
+    def preprocess(self, nb, resources):
+        label_going_further(nb.cells, offline_pages.page_language(resources))
+        return nb, resources
+
+
+class FitCells(Preprocessor):
+    """The slide tags of every cell applied, one block of speaker notes per slide (`fit_cells`), and
+    ``resources["figure_heights"]``: every N of a ``slide-figure-N`` tag (the template writes a CSS rule
+    for each)."""
+
+    def preprocess(self, nb, resources):
+        fit_cells(nb, offline_pages.page_language(resources))
+        resources["figure_heights"] = figure_heights(nb)
+        return nb, resources
+
+
+def deck_steps() -> list[Preprocessor]:
+    """The shared preparation of a page or a deck (``offline_pages.preparation``: exercise cards compact, the
+    checks folded away; a slide shows no worked answer, so that the room tries first), then the deck's own
+    steps."""
+    shared = offline_pages.preparation(".slides.html", compact_tasks=True)
+    return [*shared, LiveSlides(), GoingFurtherLabels(), FitCells()]
+
+
+def for_slides(nb, path: Path | None = None):
+    """A copy of the notebook as it should look on a slide (``deck_steps``): no harness comments, labs drawn
+    live, each on a slide of its own, the slide tags of each cell applied (``fit_cells``); with the
+    notebook's ``path``, each exercise reads as a task (``exercise_pages``)."""
+    return offline_pages.prepare(nb, deck_steps(), path)
 
 
 def make_exporter(urls: dict[str, str]):
+    """nbconvert's slides exporter with the deck's template and preprocessors (``deck_steps``)."""
     from jinja2 import FileSystemLoader
     from nbconvert import SlidesExporter
 
-    exporter = SlidesExporter(
+    return SlidesExporter(
         extra_loaders=[FileSystemLoader(offline_pages.TEMPLATES)],
         template_file=TEMPLATE,
         reveal_theme="white",
@@ -240,21 +261,16 @@ def make_exporter(urls: dict[str, str]):
         embed_images=True,  # Markdown images (notebooks/figures/*.svg) become data: URIs
         exclude_input_prompt=True,
         exclude_output_prompt=True,
+        preprocessors=deck_steps(),
     )
-    return exporter
 
 
-# nbconvert makes every cell's input and output a Tab stop (a page scrolls them; a slide never does) and
-# every heading's ¶ link another: on a slide these only stand between the lecturer and the lab.
-CELL_TAB_STOP = re.compile(
-    r'(<div class="(?:jp-Cell-inputWrapper|[^"]*\bjp-OutputArea-output\b[^"]*)"[^>]*?) tabindex="0"'
-)
-ANCHOR = '<a class="anchor-link" '
-
-
-def without_tab_stops(html: str) -> str:
-    """The deck's HTML with no cell wrapper or output in the Tab order and its ¶ links out of it."""
-    return CELL_TAB_STOP.sub(r"\1", html).replace(ANCHOR, ANCHOR + 'tabindex="-1" ')
+def deck_resources(urls: dict[str, str], language: str, name: str, available: tuple[str, ...]) -> dict:
+    """What the deck template needs beyond nbconvert's own: the vendored files, the deck's language and
+    words, the alternative text of its figures and the language switch."""
+    links = offline_pages.language_links(name, language, available)
+    return {**urls, "language": language, "deck_word": WORDS[language]["title"], "languages": links,
+            "figure_alt": offline_pages.figure_alt(language)}
 
 
 def build(notebooks: list[Path], out: Path, log=print, prune: bool = False) -> list[Path]:
@@ -278,16 +294,10 @@ def build(notebooks: list[Path], out: Path, log=print, prune: bool = False) -> l
         exporter = make_exporter(urls)
         written = []
         for path in paths:
-            nb = for_slides(nbformat.read(path, as_version=4), path)
             name = f"{path.stem}.slides.html"
-            switch = offline_pages.language_switch(name, language, available, "deck-languages")
-            resources = {
-                "metadata": {"name": path.stem, "path": str(path.parent)},
-                "offline": {**urls, "languages": switch if available[1:] else ""},
-                "figure_heights": figure_heights(nb),
-            }
-            body, _ = exporter.from_notebook_node(nb, resources=resources)
-            body = offline_pages.with_language(titled(without_tab_stops(body), language), language)
+            resources = {"metadata": {"name": path.stem, "path": str(path.parent)},
+                         "offline": deck_resources(urls, language, name, available)}
+            body, _ = exporter.from_notebook_node(nbformat.read(path, as_version=4), resources=resources)
             deck = folder / name
             deck.write_text(body, encoding="utf-8")
             written.append(deck)
@@ -303,18 +313,10 @@ def build(notebooks: list[Path], out: Path, log=print, prune: bool = False) -> l
     return decks
 
 
-def titled(deck: str, language: str) -> str:
-    """The deck with its ``<title>`` as "<notebook title> · Slides" in `language`: nbconvert's reveal template
-    writes "<notebook title> slides", in English whatever the notebook's language."""
-    slides = html.escape(WORDS[language]["title"])
-    return re.sub(r"<title>(.*?) slides</title>", lambda m: f"<title>{m.group(1)} · {slides}</title>", deck,
-                  count=1)
-
-
 def write_index(out: Path, language: str = "en", available: tuple[str, ...] = ("en",)) -> None:
     """An index of every deck in out, titled as in each deck's <title>."""
     words = WORDS[language]
-    switch = offline_pages.language_switch("index.html", language, available) if available[1:] else ""
+    switch = offline_pages.language_links("index.html", language, available)
     decks = []
     for deck in sorted(out.glob("*.slides.html")):
         found = re.search(r"<title>(.*) · [^·<]*</title>", deck.read_text(encoding="utf-8"))

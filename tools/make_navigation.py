@@ -4,7 +4,7 @@
     python -m tools.make_navigation --check    # change nothing; exit 1 if anything is out of date
 
 The series is every `notebooks/NN_name.ipynb`, and its editions in other languages are the notebooks of
-the same names in `notebooks/zh-Hans/` and `notebooks/zh-Hant/` (written by tools/translate.py, which calls
+the same names in `notebooks/zh-Hans/` and `notebooks/zh-Hant/` (written by tools/translate/, which calls
 this script's `navigate` for them). Each notebook's first Markdown heading is its title, `# NN · Title`, and
 the first sentence after it is its one-line description. From those this script writes, in each edition's
 language,
@@ -44,7 +44,7 @@ TITLE = re.compile(r"^#\s+(\d{2})\s*·\s*(.+?)\s*$")
 # decks do, which keeps RISE's scroll box (95vh) on the screen.
 RISE = {"theme": "white", "scroll": True, "center": False}
 # The words of the generated cells, in English; in other languages from the locale catalogues (English →
-# 简体 in attnlib/locale/zh-Hans/publishing.json, and 繁體 generated from it by tools/translate.py, which
+# 简体 in attnlib/locale/zh-Hans/publishing.json, and 繁體 generated from it by tools/translate/, which
 # writes the catalogues before it navigates the editions: the words are looked up when a cell is written).
 WORDS = {"notebook": N_("notebook"), "about": N_("what it is about"), "previous": N_("← previous: {link}"),
          "contents": N_("all notebooks"), "next": N_("next: {link} →")}  # fmt: skip

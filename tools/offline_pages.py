@@ -7,14 +7,17 @@
 - The CJK fonts that attnlib bundles (SIL OFL 1.1), copied beside the pages: Noto Sans SC for the English and
   简体 pages, Noto Sans TC (Traditional glyph shapes) for the 繁體 pages, each as a regular face and a bold
   subset for headings and bold text (weight 700 of the same family: no faked bold).
-- Links between notebooks rewritten to links between pages.
+- The preparation of a notebook both builds share, as nbconvert preprocessors in one list
+  (`preparation`): widget outputs shown without a kernel, exercises as task cards, the title, no harness
+  comments, links between notebooks rewritten to links between pages or decks.
 - The three editions (English in `notebooks/`, 简体中文 in `notebooks/zh-Hans/`, 繁體中文 in
   `notebooks/zh-Hant/`): each is written to its own folder (`<out>/`, `<out>/zh-Hans/`, `<out>/zh-Hant/`)
-  sharing one `vendor/`, and every page carries a switch to the same page in the other languages.
+  sharing one `vendor/`, and every page carries a switch to the same page in the other languages
+  (`language_links`, drawn by the templates).
 - `going_further_runs`: the parts off the main line (runs of cells tagged `going-further`), which the site
   shows as one block and the decks label slide by slide.
 - `static_outputs`: every widget output of a notebook as a page with no kernel can show it. A lab or a quiz
-  becomes itself (`attnlib.labs.mount_html`, drawn from the state the notebook stored by the same page module
+  becomes itself (`attnlib.page.mount_html`, drawn from the state the notebook stored by the same page module
   as in JupyterLab), a widget that stores a static form of itself keeps that, and any other widget gets a
   short note.
 """
@@ -22,7 +25,6 @@
 from __future__ import annotations
 
 import argparse
-import html
 import json
 import re
 import shutil
@@ -30,9 +32,13 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterable, Mapping
+from copy import deepcopy
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from nbconvert.preprocessors import Preprocessor
+from traitlets import Bool, Unicode
 
 from attnlib.i18n import LANGUAGE_NAMES, LANGUAGES, N_, translated
 
@@ -53,7 +59,6 @@ NOTEBOOK_LINK = re.compile(r"\]\(((?:\.\./)?(?:zh-Han[st]/)?\d\d_\w+)\.ipynb(#[^
 
 # What a figure of a page or a deck is, for a reader who cannot see it: the text around it describes it.
 FIGURE_ALT = N_("A figure drawn by the notebook's code; the text beside it says what it shows")
-NBCONVERT_ALT = "No description has been provided for this image"
 # What a page or a deck shows in place of a widget that has no form without a kernel.
 WIDGET_NOTE = N_(
     "This widget needs Python: open the notebook in JupyterLab (<code>make lab</code>) to use it."
@@ -107,7 +112,9 @@ def cjk_urls(language: str = "en", root: str = "") -> dict[str, str]:
 # - exercise.css: an exercise read as a task (exercise_pages);
 # - cjk_head.html.j2: the bundled CJK face of the page's script, regular and bold (at the URLs in
 #   resources.offline.cjk_font and cjk_bold_font, from cjk_urls), and the fresh layout of Chinese text
-#   once it is in, for the <head> of every page and index that shows Chinese.
+#   once it is in, for the <head> of every page and index that shows Chinese;
+# - chrome.html.j2: the markup around the notebooks as macros (the language switch, the site's bar, search
+#   box, contents and outline), and figure.html.j2 a figure with its alternative text in the page's language.
 TEMPLATES = Path(__file__).with_name("templates")
 
 
@@ -226,26 +233,21 @@ def sibling_href(name: str, language: str, target: str) -> str:
     return f"{root_prefix(language)}{'' if target == 'en' else target + '/'}{name}"
 
 
-def language_switch(name: str, language: str, available: Iterable[str], css_class: str = "languages") -> str:
-    """English · 简体中文 · 繁體中文 for the page `name`: this language in bold, the others linked."""
+def language_links(name: str, language: str, available: Iterable[str]) -> list[dict[str, str]]:
+    """English · 简体中文 · 繁體中文 for the page `name`, as the templates' ``language_switch`` macro shows
+    them: ``{"lang", "name", "href"}`` per edition built, the href empty for `language` itself; none when
+    no other edition is built (no switch)."""
     available = set(available)
-    parts = []
-    for lang in LANGUAGES:
-        if lang == language:
-            parts.append(f'<strong lang="{lang}">{LANGUAGE_NAMES[lang]}</strong>')
-        elif lang in available:
-            href = html.escape(sibling_href(name, language, lang))
-            parts.append(f'<a lang="{lang}" hreflang="{lang}" href="{href}">{LANGUAGE_NAMES[lang]}</a>')
-    return f'<span class="{css_class}">{" · ".join(parts)}</span>'
+    if not available - {language}:
+        return []
+    return [{"lang": lang, "name": LANGUAGE_NAMES[lang],
+             "href": "" if lang == language else sibling_href(name, language, lang)}
+            for lang in LANGUAGES if lang == language or lang in available]
 
 
-def with_language(page: str, language: str) -> str:
-    """A page in `language`: its ``<html lang>`` (nbconvert takes ISO 639-1 codes only, no zh-Hant), and the
-    alternative text of its figures, which nbconvert writes in English ("No description has been provided
-    for this image")."""
-    alt = html.escape(translated({"alt": FIGURE_ALT}, language)["alt"])
-    page = page.replace(f'alt="{NBCONVERT_ALT}"', f'alt="{alt}"')
-    return re.sub(r'<html lang="[^"]*"', f'<html lang="{language}"', page, count=1)
+def figure_alt(language: str) -> str:
+    """What a figure of a page or a deck in `language` says to a reader who cannot see it."""
+    return translated({"alt": FIGURE_ALT}, language)["alt"]
 
 
 def editions(notebooks: Iterable[Path]) -> dict[str, list[Path]]:
@@ -281,9 +283,9 @@ def quiz_state(model: Mapping[str, Any] | None) -> dict[str, Any] | None:
 
 
 def page_module_state(model: Mapping[str, Any] | None) -> dict[str, Any] | None:
-    """``{"spec", "values"}`` of a stored anywidget model drawn by one of attnlib's page modules
-    (``attnlib/labs/<spec.name>.js``, or the quiz's)."""
-    from attnlib.labs.base import module_path
+    """``{"spec", "values"}`` of a stored anywidget model drawn by one of attnlib's page modules (its
+    ``spec["name"]`` a key of ``attnlib.page.MODULES``), else None."""
+    from attnlib.page import MODULES
 
     if not model:
         return None
@@ -293,8 +295,7 @@ def page_module_state(model: Mapping[str, Any] | None) -> dict[str, Any] | None:
     spec, values = state.get("spec"), state.get("values")
     if not isinstance(spec, dict) or not isinstance(values, dict):
         return None
-    name = spec.get("name")
-    if not isinstance(name, str) or not re.fullmatch(r"\w+", name) or not module_path(name).exists():
+    if not isinstance(spec.get("name"), str) or spec["name"] not in MODULES:
         return None
     return {"spec": spec, "values": values}
 
@@ -307,40 +308,35 @@ def widget_note(language: str) -> str:
 def static_outputs(nb, language: str = "en") -> int:
     """Replace, in place, every widget output of ``nb`` by what a page with no kernel can show.
 
-    A lab is drawn live from its stored ``spec`` and ``values`` (ids ``lab-1``, ``lab-2``, ... in
-    page order), and so is a quiz (``quiz-1``, ...: a ``live-quiz`` in an ``attn-quiz-mount``, so that
-    what counts labs does not count it); a widget with a static form of itself (``text/html``,
-    ``text/markdown``) keeps only that; any other widget becomes ``widget_note(language)``. The stored
-    widget state is dropped from the metadata (a page would need a widget manager from a CDN to use it).
-    Returns the number of labs.
+    A widget of one of attnlib's page modules is drawn live from its stored ``spec`` and ``values``
+    (``attnlib.page.mount_html``), wrapped in a ``live-<kind>`` div and numbered in page order by kind:
+    ids ``lab-1``, ``lab-2``, ... for the labs, ``quiz-1``, ... for a quiz, so that what counts labs does
+    not count a quiz. A widget with a static form of itself (``text/html``, ``text/markdown``) keeps
+    only that; any other widget becomes ``widget_note(language)``. The stored widget state is dropped
+    from the metadata (a page would need a widget manager from a CDN to use it). Returns the number of labs.
     """
-    from attnlib.labs import mount_html
+    from attnlib.page import mount_html, page_module
 
     stored = nb.metadata.pop("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
-    labs = quizzes = 0
+    counts: dict[str, int] = {}
     for cell in nb.cells:
         for output in cell.get("outputs", []) if cell.cell_type == "code" else []:
             data = output.get("data", {})
             if WIDGET_VIEW not in data:
                 continue
-            lab = lab_state(stored.get(data[WIDGET_VIEW].get("model_id")))
-            if lab is not None:
-                labs += 1
-                mount = mount_html(lab["spec"]["name"], lab, f"lab-{labs}")
-                output["data"] = {"text/html": f'<div class="live-lab">\n{mount}</div>\n'}
-                continue
-            quiz = quiz_state(stored.get(data[WIDGET_VIEW].get("model_id")))
-            if quiz is not None:
-                quizzes += 1
-                mount = mount_html(QUIZ, quiz, f"quiz-{quizzes}")
-                mount = mount.replace("attn-lab-mount", "attn-quiz-mount", 1)
-                output["data"] = {"text/html": f'<div class="live-quiz">\n{mount}</div>\n'}
+            state = page_module_state(stored.get(data[WIDGET_VIEW].get("model_id")))
+            if state is not None:
+                name = state["spec"]["name"]
+                kind = page_module(name).kind
+                counts[kind] = counts.get(kind, 0) + 1
+                mount = mount_html(name, state, f"{kind}-{counts[kind]}")
+                output["data"] = {"text/html": f'<div class="live-{kind}">\n{mount}</div>\n'}
                 continue
             static = {k: v for k, v in data.items() if k in ("text/html", "text/markdown")}
             if "text/html" in static:
                 static.pop("text/markdown", None)
             output["data"] = static or {"text/html": widget_note(language)}
-    return labs
+    return counts.get("lab", 0)
 
 
 # Every cell of a part off the main line ("## Going further: ...", after the last numbered section) carries
@@ -365,6 +361,101 @@ def going_further_runs(cells) -> list[range]:
 def strip_harness(source: str) -> str:
     """A code cell without the test-harness comments (``# NBVAL_...``), which mean nothing to a reader."""
     return "\n".join(line for line in source.splitlines() if not line.startswith("# NBVAL_"))
+
+
+# ---- preparing a notebook: the nbconvert preprocessors both exporters run ---------------------------------
+# Which notebook is converted, and so its language, comes from nbconvert's own resources:
+# ``resources["metadata"]`` holds its ``name`` and ``path`` (the folder), as nbconvert sets them for a file.
+def notebook_path(resources: Mapping[str, Any]) -> Path | None:
+    """The notebook being converted (``<metadata.path>/<metadata.name>.ipynb``), or None if not named."""
+    meta = resources.get("metadata") or {}
+    if not meta.get("name") or not meta.get("path"):
+        return None
+    return Path(meta["path"]) / f"{meta['name']}.ipynb"
+
+
+def page_language(resources: Mapping[str, Any]) -> str:
+    """The language of the notebook being converted: its edition's, English when it is not named."""
+    path = notebook_path(resources)
+    return "en" if path is None else edition_of(path)
+
+
+class WidgetOutputs(Preprocessor):
+    """Every widget output as a page with no kernel shows it (`static_outputs`): labs and quizzes live."""
+
+    def preprocess(self, nb, resources):
+        static_outputs(nb, page_language(resources))
+        return nb, resources
+
+
+class ExerciseTasks(Preprocessor):
+    """Each exercise's stored verdict as a task card (`exercise_pages.task_cards`), for a named notebook."""
+
+    compact = Bool(False, help="the card of a slide: title and how to run it on one line, the rest folded")
+
+    def preprocess(self, nb, resources):
+        from nbformat import from_dict
+
+        from . import exercise_pages
+
+        path = notebook_path(resources)
+        if path is not None and exercise_pages.task_cards(nb, path, compact=self.compact):
+            nb = from_dict(nb)  # the cards are plain dicts; later steps read outputs as notebook nodes
+        return nb, resources
+
+
+class NotebookTitle(Preprocessor):
+    """The notebook's title heading as ``metadata.title`` (the ``<title>`` nbconvert's templates write)."""
+
+    def preprocess(self, nb, resources):
+        nb.metadata["title"] = notebook_title(nb) or nb.metadata.get("title", "")
+        return nb, resources
+
+
+class HarnessComments(Preprocessor):
+    """Code cells without the test-harness comments (`strip_harness`)."""
+
+    def preprocess_cell(self, cell, resources, index):
+        if cell.cell_type == "code":
+            cell.source = strip_harness(cell.source)
+        return cell, resources
+
+
+class NotebookLinks(Preprocessor):
+    """Links between notebooks in the Markdown as links between pages or decks (`link_notebooks`)."""
+
+    suffix = Unicode(".html", help="what ends the name of a page or deck: .html, .slides.html")
+
+    def preprocess_cell(self, cell, resources, index):
+        if cell.cell_type == "markdown":
+            cell.source = link_notebooks(cell.source, self.suffix)
+        return cell, resources
+
+
+def preparation(suffix: str, compact_tasks: bool = False) -> list[Preprocessor]:
+    """The steps that make a notebook a page or a deck, shared by the site and the slides, in order: widget
+    outputs shown without a kernel, exercises as task cards, the title, no harness comments, links between
+    pages (``suffix``). Each builder adds the few steps of its own after these."""
+    if not isinstance(suffix, str) or not suffix.endswith(".html"):
+        raise ValueError(f"suffix must end a page's or a deck's name in .html (.slides.html), got {suffix!r}")
+    return [WidgetOutputs(), ExerciseTasks(compact=compact_tasks), NotebookTitle(), HarnessComments(),
+            NotebookLinks(suffix=suffix)]
+
+
+def prepare(nb, steps: Iterable[Preprocessor], path: Path | None = None):
+    """A copy of ``nb`` after ``steps`` (preprocessors), as an exporter given them would convert it; with the
+    notebook's ``path``, the steps know its language and its exercises."""
+    steps = list(steps)
+    wrong = [type(step).__name__ for step in steps if not isinstance(step, Preprocessor)]
+    if wrong:
+        raise TypeError(f"steps must be nbconvert preprocessors, got {', '.join(wrong)}")
+    nb = deepcopy(nb)
+    named = {} if path is None else {"name": path.stem, "path": str(path.parent)}
+    resources: dict[str, Any] = {"metadata": named}
+    for step in steps:
+        step.enabled = True
+        nb, resources = step(nb, resources)
+    return nb
 
 
 def command_line(doc: str, default_out: Path, build: Callable[..., list[Path]],

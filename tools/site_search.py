@@ -4,7 +4,8 @@ page nbconvert wrote, for the outline beside the page and for the search index o
 - `read_page(html)` walks a written page once: every heading h1–h3 of the prose (with the id nbconvert gave
   it), the text of its section (the prose and the quiz texts, no code, no outputs of code, formulas as plain
   text), and every lab's mount point (`lab-N`) with the labels of its controls.
-- `outline_html` is the list of a page's h2/h3 headings and labs, each a link to its anchor.
+- Each heading and lab knows whether it lies in a part off the main line (a
+  ``<section class="going-further">`` of the site's page template), which the outline marks.
 - `index_script` is `search-index.js` of a language: a classic script that sets `window.attnSiteIndex`
   (pages and sections), so the search works from file:// where a browser refuses to `fetch` a file.
   tools/site_nav.js builds the MiniSearch index from it in the reader's browser.
@@ -12,7 +13,6 @@ page nbconvert wrote, for the outline beside the page and for the search index o
 
 from __future__ import annotations
 
-import html
 import json
 import re
 from dataclasses import dataclass, field
@@ -69,6 +69,7 @@ class Section:
     anchor: str
     heading: str = ""
     parts: list[str] = field(default_factory=list)
+    further: bool = False  # in a going-further part
 
     @property
     def text(self) -> str:
@@ -81,6 +82,7 @@ class Lab:
 
     anchor: str
     controls: list[str] = field(default_factory=list)
+    further: bool = False  # in a going-further part
 
 
 @dataclass
@@ -97,8 +99,8 @@ class PageOutline:
 class _Reader(HTMLParser):
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
-        # per open element: (tag, prose, skip, heading)
-        self.stack: list[tuple[str, bool, bool, bool]] = []
+        # per open element: (tag, prose, skip, heading, in a going-further part)
+        self.stack: list[tuple[str, bool, bool, bool, bool]] = []
         self.sections: list[Section] = [Section(0, "")]  # text before the first heading belongs to the top
         self.items: list[tuple[str, Section | Lab]] = []
         self.json_for: Lab | None = None
@@ -108,24 +110,25 @@ class _Reader(HTMLParser):
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
         classes = set((attrs.get("class") or "").split())
-        prose, skip, heading = self.stack[-1][1:] if self.stack else (False, False, False)
+        prose, skip, heading, further = self.stack[-1][1:] if self.stack else (False, False, False, False)
+        further = further or (tag == "section" and "going-further" in classes)
         prose = prose or bool(classes & PROSE_CLASSES)
         skip = skip or tag in ("script", "style", "pre", "svg", "button") or "anchor-link" in classes
         if tag in BLOCK and not heading:
             self._text(" ")
         if tag in HEADINGS and prose and not skip and attrs.get("id"):
-            section = Section(HEADINGS[tag], attrs["id"])
+            section = Section(HEADINGS[tag], attrs["id"], further=further)
             self.sections.append(section)
             self.items.append(("heading", section))
             heading = True
         if tag == "div" and "attn-lab-mount" in classes and attrs.get("id"):
-            lab = self.labs[attrs["id"]] = Lab(attrs["id"])
+            lab = self.labs[attrs["id"]] = Lab(attrs["id"], further=further)
             self.items.append(("lab", lab))
         if tag == "script" and (attrs.get("id") or "").endswith("-state"):
             self.json_for = self.labs.get(attrs["id"][: -len("-state")])
             self.json = []
         if tag not in VOID:
-            self.stack.append((tag, prose, skip, heading))
+            self.stack.append((tag, prose, skip, heading, further))
 
     def handle_endtag(self, tag):
         # close up to the matching element (HTML lets some end tags be left out)
@@ -150,7 +153,7 @@ class _Reader(HTMLParser):
             return
         if not self.stack:
             return
-        _, prose, skip, heading = self.stack[-1]
+        _, prose, skip, heading, _ = self.stack[-1]
         if skip or not prose:
             return
         if heading:  # a heading is a field of its own in the index, not part of the text
@@ -182,21 +185,6 @@ def lab_label(lab: Lab, template: str, join: str = ", ") -> str:
     two controls set."""
     what = join.join(dict.fromkeys(lab.controls[:2]))
     return template.format(what=what) if what else re.sub(r"\W*\{what\}", "", template)
-
-
-def outline_html(outline: PageOutline, lab_word: str, lab_join: str, label: str) -> str:
-    """The outline of a page: its h2 and h3 headings and its labs, in page order, each linking its anchor."""
-    items = []
-    for kind, item in outline.items:
-        if kind == "heading" and item.level in (2, 3):
-            items.append(f'<li class="level-{item.level}"><a href="#{html.escape(item.anchor)}">'
-                         f"{html.escape(item.heading)}</a></li>")
-        elif kind == "lab":
-            items.append(f'<li class="lab"><a href="#{html.escape(item.anchor)}" data-lab="">'
-                         f"{html.escape(lab_label(item, lab_word, lab_join))}</a></li>")
-    return (f'<nav class="site-outline" aria-label="{html.escape(label)}">'
-            f'<p class="site-side-title" aria-hidden="true">{html.escape(label)}</p>'
-            f'<ol>{"".join(items)}</ol></nav>')
 
 
 def index_documents(pages: list[tuple[str, str, PageOutline]]) -> dict:

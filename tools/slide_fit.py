@@ -141,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     from playwright.sync_api import sync_playwright
 
-    from .browser.helpers import CHROMIUM_FLAGS
+    from .browser.pages import CHROMIUM_FLAGS
 
     total, problems = 0, []
     with sync_playwright() as p:

@@ -16,7 +16,8 @@ training         learning W_q and W_k on a tiny task: loss, gradients, descent
 geometry         the convex hull the outputs stay inside
 ===============  ==========================================================================
 
-Every public name is also ``attnlib.core.<name>``; validation lives in ``attnlib.validation``.
+Every public name is also ``attnlib.core.<name>``; input checks live in ``attnlib.validation`` (arrays)
+and ``attnlib.checks`` (plain values).
 """
 
 from __future__ import annotations

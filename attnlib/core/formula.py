@@ -13,15 +13,14 @@ from typing import Any
 
 import numpy as np
 
+from ..checks import check_generator, check_positive_int
 from ..i18n import tr
 from ..validation import (
     as_float_array,
     check_attention_inputs,
     check_finite,
-    check_generator,
     check_mask,
     check_min_ndim,
-    check_positive_int,
     check_row_maxima,
 )
 from .masks import _block_masked

@@ -9,8 +9,9 @@ from typing import Any
 
 import numpy as np
 
+from ..checks import check_positive_int
 from ..i18n import N_, tr
-from ..validation import as_float_array, check_indices, check_positive_int
+from ..validation import as_float_array, check_indices
 
 __all__ = ["additive_mask", "causal_mask", "masked_scores", "padding_mask"]
 

@@ -16,8 +16,9 @@ from typing import Any
 
 import numpy as np
 
+from ..checks import check_positive_int
 from ..i18n import N_, tr
-from ..validation import as_float_array, check_finite, check_mask, check_min_ndim, check_positive_int
+from ..validation import as_float_array, check_finite, check_mask, check_min_ndim
 from .formula import attention, project
 
 __all__ = ["merge_heads", "multi_head_attention", "split_heads"]

@@ -10,8 +10,9 @@ from typing import Any
 
 import numpy as np
 
+from ..checks import check_positive_int
 from ..i18n import N_, tr
-from ..validation import as_float_array, check_indices, check_positive_int
+from ..validation import as_float_array, check_indices
 from .distributions import softmax, softmax_backward
 from .formula import project
 

@@ -26,17 +26,19 @@ Parameters live in a plain dict of float64 arrays (names below), so they save to
     l{i}.W_2, b_2   (d_ff, d_model)     MLP, second layer
     ==============  ==================  ============================================
 
-Modules: ``text`` (the character tokeniser and the corpus of Tang poems), ``config`` (the sizes,
-the names and shapes of the parameters, the checks that parameters and ids fit), ``model`` (the
-parameters, one layer, the forward pass, the loss and its gradients), ``training`` (the gradient
-check, windows of text, Adam, the two losses of notebook 09) and ``generation`` (sampling, the KV
-cache, the lab's data). numpy only, like ``core``.
+Modules: ``text`` (the character tokeniser, the model's text in either script, the corpus of Tang
+poems), ``config`` (the sizes, the names and shapes of the parameters, the checks that parameters and
+ids fit), ``model`` (the parameters, one layer, the forward pass, the loss and its gradients),
+``training`` (the gradient check, windows of text, Adam, the two losses of notebook 09) and
+``generation`` (the checks of a prompt and a temperature, generation one step at a time, sampled or
+greedy, with or without the KV cache, which ``generate`` and the two labs of 09 all use). numpy only,
+like ``core``.
 """
 
 from __future__ import annotations
 
 from .config import GPTConfig, config_from_arrays
-from .generation import generate
+from .generation import Step, check_prompt, check_temperature, generate, generate_steps
 from .model import (
     cross_entropy,
     forward,
@@ -83,5 +85,9 @@ __all__ = [
     "sequence_loss",
     "train",
     # generating
+    "Step",
+    "check_prompt",
+    "check_temperature",
     "generate",
+    "generate_steps",
 ]

@@ -10,9 +10,9 @@ from typing import Any
 
 import numpy as np
 
-from ..checks import check_bool, check_dict
+from ..checks import check_bool, check_dict, check_positive_int
 from ..i18n import N_, tr
-from ..validation import as_float_array, check_finite, check_indices, check_positive_int
+from ..validation import as_float_array, check_finite, check_indices
 
 __all__ = [
     "LAYER_PARAMS",

@@ -10,10 +10,10 @@ from typing import Any
 
 import numpy as np
 
-from ..checks import check_dict
+from ..checks import check_dict, check_generator
 from ..core import attention, causal_mask, merge_heads, project, softmax_backward, split_heads
 from ..i18n import N_, tr
-from ..validation import as_float_array, check_finite, check_generator, check_indices, check_min_ndim
+from ..validation import as_float_array, check_finite, check_indices, check_min_ndim
 from .config import (
     GPTConfig,
     check_config,

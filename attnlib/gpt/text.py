@@ -1,8 +1,10 @@
-"""Characters to token ids and back, and the corpus of notebook 09 (five-character Tang poems).
+"""Characters to token ids and back, the model's text in either script, and the corpus of notebook 09
+(five-character Tang poems).
 
 A character-level tokeniser: every distinct character of the training text is one token, and the id
 of a character is its rank in code-point order, so the same text always gives the same vocabulary.
-numpy only, like ``core``.
+The model's characters are Simplified; ``in_script`` and ``drawn_text`` show them in Traditional for
+the 繁體 edition, and ``model_text`` reads a Traditional opening. numpy only, like ``core``.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from ..data import DATA_DIR
 from ..i18n import N_, language, tr
 from ..validation import check_indices
 
-__all__ = ["CharTokenizer", "POEM_END", "in_script", "load_poems"]
+__all__ = ["CharTokenizer", "POEM_END", "drawn_text", "hant_table", "in_script", "load_poems", "model_text"]
 
 POEM_END = "\n"  # closes every poem, so the model can learn where a poem stops
 _CORPUS = DATA_DIR / "tang_poems.json"
@@ -31,20 +33,27 @@ def _shown(ch: str) -> str:
     return "\\n" if ch == "\n" else ch
 
 
+# ---- the two scripts -----------------------------------------------------------------------------------
+# The model reads and writes Simplified characters (the vocabulary of its poems); the 繁體 edition shows
+# them in Traditional, and a Traditional character typed into the live lab of 09 is read as Simplified.
 @functools.cache
-def _to_hant() -> dict[str, str]:
-    # written by tools/build_hant_table.py with OpenCC; the live lab of 09 shows the model's text through it
+def hant_table() -> dict[str, dict[str, str]]:
+    """The model's vocabulary in both scripts: ``{"to_hant": {简: 繁}, "to_hans": {繁: 简}}``.
+
+    Read from ``data/tang_vocab_hant.json``, written by ``tools/build_hant_table.py`` with OpenCC.
+
+    Serves: the script conversions below and the live lab of 09, not called in the notebooks.
+    """
     table = json.loads((DATA_DIR / "tang_vocab_hant.json").read_text(encoding="utf-8"))
-    return dict(table["to_hant"])
+    return {"to_hant": dict(table["to_hant"]), "to_hans": dict(table["to_hans"])}
 
 
 def in_script(text: str) -> str:
     """The model's `text` in the script of the current language, for printing it or labelling a figure.
 
-    The model of notebook 09 reads and writes Simplified characters (the vocabulary of its poems). In
-    English and 简体中文 the text comes back as it is; in 繁體中文 each character becomes its Traditional
-    form, through the same table as the live lab of notebook 09 (``data/tang_vocab_hant.json``). Only
-    what is shown changes: encode and decode the model's own characters.
+    In English and 简体中文 the text comes back as it is; in 繁體中文 each character of the model
+    becomes its Traditional form (``data/tang_vocab_hant.json``). Only what is shown changes: encode
+    and decode the model's own characters.
 
     Parameters
     ----------
@@ -62,8 +71,63 @@ def in_script(text: str) -> str:
     """
     if language() != "zh-Hant":
         return text
-    to_hant = _to_hant()
+    to_hant = hant_table()["to_hant"]
     return "".join(to_hant.get(ch, ch) for ch in text)
+
+
+def drawn_text(text: str, traditional: bool) -> str:
+    """The model's `text` as a picture draws it: a line break as ⏎, and each character of the model
+    in its Traditional form when `traditional` (the 繁體 edition of a lab, built once in its language).
+
+    Parameters
+    ----------
+    text : str
+    traditional : bool
+
+    Returns
+    -------
+    str
+        As many characters as `text`.
+
+    Shapes:
+        text (str of n characters) -> str of n characters
+
+    Serves: the generation and live GPT labs of 09, not called in the notebooks.
+    """
+    to_hant = hant_table()["to_hant"] if traditional else {}
+    return "".join("⏎" if ch == "\n" else to_hant.get(ch, ch) for ch in text)
+
+
+def model_text(text: str, vocab: Any) -> str:
+    """`text` in the model's characters: a Traditional character the vocabulary lacks becomes its
+    Simplified form when the table has one; any other character is kept (to be named as unknown).
+
+    Parameters
+    ----------
+    text : str
+        What a reader typed, in either script.
+    vocab : collection of str
+        The model's characters (``CharTokenizer.vocab``).
+
+    Returns
+    -------
+    str
+        As many characters as `text`.
+
+    Raises
+    ------
+    TypeError
+        `text` not a string.
+
+    Shapes:
+        text (str of n characters) -> str of n characters
+
+    Taught in: 09 §1
+    """
+    if not isinstance(text, str):
+        raise TypeError(tr("text must be a string; got {type}").format(type=type(text).__name__))
+    to_hans = hant_table()["to_hans"]
+    return "".join(ch if ch in vocab or ch not in to_hans else to_hans[ch] for ch in text)
 
 
 class CharTokenizer:

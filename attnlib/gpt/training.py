@@ -6,9 +6,9 @@ from typing import Any
 
 import numpy as np
 
-from ..checks import check_dict, check_number
+from ..checks import check_dict, check_generator, check_number, check_positive_int
 from ..i18n import N_, tr
-from ..validation import check_generator, check_indices, check_positive_int
+from ..validation import check_indices
 from .config import GPTConfig, check_ids, check_params
 from .model import _log_softmax, cross_entropy, loss_and_grads, run_layers
 

@@ -3,78 +3,39 @@
 A lab is computed once, in Python, with attnlib. Its ``frame(values)`` says what the picture shows at
 one setting; ``spec["frames"]`` carries, for every setting, the part of the frame the page shows
 (readout fields, selections, positions, numbers), in tables over the controls each part depends on.
-The page draws it with the lab's ES module (``<name>.js`` beside its Python module, plus the shared
-``kit.js``): it looks the setting up and draws, so moving a control repaints at once, with no message
-to the kernel on the way; the page then tells Python the new ``values``, and Python setting
+The page draws it with the lab's ES module (``<name>.js`` beside its Python module, on the page kit,
+``attnlib/page/kit.js``): it looks the setting up and draws, so moving a control repaints at once, with
+no message to the kernel on the way; the page then tells Python the new ``values``, and Python setting
 ``lab.controls[name].value`` moves the page. The same module and the same ``spec`` draw the lab in
-JupyterLab (through anywidget), in the static site and in the offline slides (``mount_html``), where
-no Python runs. Where a lab has too many settings to list, its page computes from stored numbers with
-the kit's one softmax, which the browser tests compare with attnlib at every setting.
+JupyterLab (through anywidget), in the static site and in the offline slides (``attnlib.page.mount_html``),
+where no Python runs. Where a lab has too many settings to list, its page computes from stored numbers
+with the kit's one softmax, which the browser tests compare with attnlib at every setting.
 """
 
 from __future__ import annotations
 
 import base64
-import hashlib
 import html
-import io
 import itertools
-import json
-import logging
 import math
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
-from pathlib import Path
 from typing import Any
 
-import anywidget
-import matplotlib as mpl
 import matplotlib.pyplot as plt
 import numpy as np
-import traitlets
-from fontTools import subset
-from fontTools.ttLib import TTFont
 from IPython.display import Image
 
 from ..checks import check_choice
 from ..i18n import tr
-from ..plot import cjk_font, colour_map, figure_png, number, text_colour
-
-HERE = Path(__file__).resolve().parent
-KIT = HERE / "kit.js"
-# A lab imports "./kit.js"; the quiz, a package of its own (attnlib/quiz/), imports "../labs/kit.js".
-_IMPORT = re.compile(r"^import\s*\{[^}]*\}\s*from\s*\"(?:\./|\.\./labs/)kit\.js\";\s*$", re.MULTILINE)
-_COMMENT_LINE = re.compile(r"^[ \t]*//.*\n", re.MULTILINE)  # kit.js has no such line inside a string
-
-
-def module_path(name: str) -> Path:
-    """The page module ``name``: a lab's ``attnlib/labs/<name>.js``, or else a package's own
-    ``attnlib/<name>/<name>.js`` (the quiz's ``attnlib/quiz/quiz.js``)."""
-    lab = HERE / f"{name}.js"
-    return lab if lab.exists() else HERE.parent / name / f"{name}.js"
-
-
-@cache
-def bundle(name: str) -> str:
-    """The lab's ES module with ``kit.js`` inlined: one module, loadable from a string.
-
-    anywidget loads a module from a string and a page opened from disk cannot import other files,
-    so the two plain modules are joined here (the lab's single ``import ... from "./kit.js"`` line is
-    replaced by the kit's source, without its comment lines). No other build step.
-
-    """
-    source = module_path(name).read_text(encoding="utf-8")
-    if len(_IMPORT.findall(source)) != 1:
-        raise RuntimeError(f"{name}.js must import from the labs' kit.js exactly once, on one line")
-    kit = _COMMENT_LINE.sub("", KIT.read_text(encoding="utf-8"))  # comments serve its readers, not pages
-    return f"// ---- kit.js ----\n{kit}\n// ---- {name}.js ----\n" + _IMPORT.sub("", source)
-
+from ..page import PageWidget, fonts_for
+from ..plot import figure_png, number
 
 # ---- numbers as the page prints them --------------------------------------------------------------
-# Numbers are written by attnlib.plot.number, which kit.js's `number` mirrors (a browser test keeps
-# the two equal).
+# Numbers are written by attnlib.plot.number, which kit.js's `number` mirrors; this module's twins of
+# kit.js functions (fill, Control.max, _clamped, _packed, Lab.page_frame) are run beside them in Node
+# by tests/test_page_twins.py.
 _FIELD = re.compile(r"\{(\w+)(?::\.(\d+)f)?\}")
 
 
@@ -125,15 +86,18 @@ class Control:
             self.labels = [str(v) for v in self.options]
 
     @property
-    def min(self) -> Any:
-        return self.options[0]
-
-    @property
     def max(self) -> Any:
-        """The largest value allowed now (a ``limit`` lowers it)."""
+        """The largest option allowed now (a ``limit`` lowers it)."""
         if self.limit is None or self._lab is None:
             return self.options[-1]
-        return min(self.options[-1], self._lab.values[self.limit])
+        return self.options[self._upper_index(self._lab.values)]
+
+    def _upper_index(self, values: Mapping[str, Any]) -> int:
+        """The index of the largest option allowed at ``values`` (kit.js ``upperIndex`` is its twin)."""
+        i = len(self.options) - 1
+        while self.limit is not None and i > 0 and self.options[i] > values[self.limit]:
+            i -= 1
+        return i
 
     @property
     def value(self) -> Any:
@@ -194,66 +158,14 @@ def axis_spec(ax: Any) -> dict[str, Any]:
     return out
 
 
-# ---- fonts and colours --------------------------------------------------------------------------------
-@cache
-def _font(path: str, characters: str) -> str:
-    logging.getLogger("fontTools.subset").setLevel(logging.ERROR)  # it reports every table it drops
-
-    options = subset.Options()
-    options.flavor = "woff"
-    options.layout_features = ["*"]
-    buffer = io.BytesIO()
-    with TTFont(path, lazy=True) as font:
-        subsetter = subset.Subsetter(options)
-        subsetter.populate(text=characters)
-        subsetter.subset(font)
-        font.save(buffer)
-    return base64.b64encode(buffer.getvalue()).decode("ascii")
-
-
-def fonts_for(texts: Sequence[str]) -> list[dict[str, str]]:
-    """The two faces of ``attnlib.plot`` (DejaVu Sans, then the Noto Sans of the current language's
-    script for Chinese: SC, or TC for 繁體), cut down to
-    the characters a lab writes, as base64 WOFF for the page (both fonts allow this: Bitstream Vera
-    licence and SIL OFL 1.1).
-
-    ``texts`` must hold every text the lab writes, translations included (the lab is built in the
-    language it shows).
-    """
-    latin = "".join(chr(c) for c in range(32, 127)) + "θ·√−∞°×‖ᵀₖσ≤≥…"
-    used = "".join(sorted(set("".join(texts)) - set(latin) - {"\n"}))
-    dejavu = Path(mpl.get_data_path()) / "fonts" / "ttf" / "DejaVuSans.ttf"
-    # Each subset gets a family name of its own: two faces of one family with different subsets (two
-    # labs on a page, or a lab on the site, whose pages have the whole CJK font) hide each other's glyphs.
-    tag = hashlib.sha256(used.encode("utf-8")).hexdigest()[:8]
-    faces = [{"role": "sans", "family": f"Attn Lab Sans {tag}", "woff": _font(str(dejavu), latin + used)}]
-    cjk = "".join(c for c in used if ord(c) >= 0x2E80)
-    if cjk:
-        faces.append({"role": "cjk", "family": f"Attn Lab CJK {tag}", "woff": _font(str(cjk_font()), cjk)})
-    return faces
-
-
-def colour_table(kind: str, n: int = 256) -> dict[str, Any]:
-    """The colour map of ``attnlib.plot`` for ``kind`` as ``n`` hex colours, with the text colour
-    (black or white) that reads best on each, by the rule the static heatmaps use.
-    """
-    cmap = colour_map(kind)
-    norm = mpl.colors.Normalize(0.0, 1.0)
-    steps = (np.arange(n) + 0.5) / n
-    return {
-        "fill": [mpl.colors.to_hex(cmap(s)) for s in steps],
-        "text": [str(c) for c in text_colour(cmap, norm, steps)],
-    }
-
-
 # ---- the widget ----------------------------------------------------------------------------------------
-class Lab(anywidget.AnyWidget):
+class Lab(PageWidget):
     """A lab drawn in the page: its controls, its picture and a one-line readout.
 
     Parameters
     ----------
     name
-        The lab's ES module, ``attnlib/labs/<name>.js``.
+        The lab's page module (``attnlib.page.MODULES``: ``attnlib/labs/<name>.js``).
     controls
         The controls, in the order the page shows them.
     values
@@ -263,9 +175,10 @@ class Lab(anywidget.AnyWidget):
     frame
         ``frame(**values) -> dict``: what the picture shows at one setting, computed with attnlib;
         its ``"fields"`` entry fills the readout template.
-    shown
-        What the page gets of each frame: ``{path: controls}``, a path being a key of the frame or
-        ``"fields.<name>"``, and ``controls`` the names of the controls it depends on (``None``: all).
+    page_parts
+        The parts of each frame the page gets: ``{path: controls}``, a path being a key of the frame or
+        ``"fields.<name>"``, and ``controls`` the names of the controls it depends on (``None``: all),
+        exactly those (tests/test_page_twins.py moves each control at every setting to check it).
         ``spec["frames"]`` holds one table per group of controls, with the path's value at every
         setting of the group (the other controls at their starting values); ``page_frame`` reads it
         as the page does. The live GPT lab, which runs its model in the page, has none.
@@ -282,9 +195,6 @@ class Lab(anywidget.AnyWidget):
     Taught in: 01 §1
     """
 
-    _esm = traitlets.Unicode().tag(sync=True)
-    spec = traitlets.Dict().tag(sync=True)
-    values = traitlets.Dict().tag(sync=True)
     name: str
     controls: dict[str, Control]
 
@@ -298,7 +208,7 @@ class Lab(anywidget.AnyWidget):
         frame: Callable[..., dict[str, Any]],
         readout: str,
         snapshot: Callable[..., Any],
-        shown: Mapping[str, Sequence[str] | None] | None = None,
+        page_parts: Mapping[str, Sequence[str] | None] | None = None,
         texts: Sequence[str] = (),
     ) -> None:
         self.name = name
@@ -310,16 +220,15 @@ class Lab(anywidget.AnyWidget):
         self._frames: dict[tuple[Any, ...], dict[str, Any]] = {}
         words = [readout, *texts, *(str(lbl) for c in controls for lbl in [c.description, *c.labels])]
         values = self._checked(dict(values))
-        frames = self._tables(shown or {}, values)
+        frames = self._tables(page_parts or {}, values)
         spec = {
-            "name": name,
             "controls": [c.spec() for c in controls],
             "readout": readout,
             "data": _plain(dict(data)),
             "frames": frames,
             "fonts": fonts_for(words + _strings(data) + _strings(frames)),
         }
-        super().__init__(_esm=bundle(name), spec=spec, values=values)
+        super().__init__(name, spec, values)
 
     def __repr__(self) -> str:  # what a page without the widget shows in its place
         placeholder = tr("<{name} lab: {values}; run the notebook (or open the site) to move its controls>")
@@ -335,10 +244,7 @@ class Lab(anywidget.AnyWidget):
                                                     unknown=sorted(unknown)))
         for name, control in self.controls.items():
             check_choice(values[name], name, control.options)
-        for name, control in self.controls.items():  # a limit clamps, as the page's slider does
-            if control.limit is not None:
-                values[name] = min(values[name], values[control.limit])
-        return {k: _plain(v) for k, v in values.items()}
+        return {k: _plain(v) for k, v in _clamped(self.controls.values(), values).items()}
 
     def set_values(self, **changes: Any) -> None:
         """Move one or more controls (the page follows)."""
@@ -362,19 +268,24 @@ class Lab(anywidget.AnyWidget):
     def frame(self, **values: Any) -> dict[str, Any]:
         """The frame (numbers on show) at a setting; by default the current one."""
         values = self._checked({**self.values, **values})
-        key = tuple(values[n] for n in self.controls)
+        key = self._key(values)
         if key not in self._frames:
             self._frames[key] = self._frame(**values)
         return self._frames[key]
 
-    def _tables(self, shown: Mapping[str, Sequence[str] | None], start: dict[str, Any]) -> list[dict]:
-        """``spec["frames"]``: for each group of controls, the shown paths at every setting of the group.
+    def _key(self, values: dict[str, Any]) -> tuple[Any, ...]:
+        """What tells a setting's frame from another's: the controls' values (the live GPT lab adds its
+        typed opening)."""
+        return tuple(values[n] for n in self.controls)
+
+    def _tables(self, parts: Mapping[str, Sequence[str] | None], start: dict[str, Any]) -> list[dict]:
+        """``spec["frames"]``: for each group of controls, its parts' paths at every setting of the group.
 
         A table's entries run over the group's settings with its last control fastest (the page finds
         an entry by the index of each value); a setting a ``limit`` forbids holds ``None``.
         """
         groups: dict[tuple[str, ...], list[str]] = {}
-        for path, names in shown.items():
+        for path, names in parts.items():
             group = tuple(n for n in self.controls if names is None or n in names)
             groups.setdefault(group, []).append(path)
         frames: dict[tuple[Any, ...], dict[str, Any]] = {}
@@ -434,11 +345,6 @@ class Lab(anywidget.AnyWidget):
         plt.close(fig)  # a figure made through pyplot would otherwise show a second time below the cell
         return Image(data=png, format="png", retina=True)
 
-    # Outside Jupyter ---------------------------------------------------------------------------------
-    def page_state(self) -> dict[str, Any]:
-        """What a page with no kernel needs to draw the lab: ``{"spec", "values"}``."""
-        return {"spec": self.spec, "values": dict(self.values)}
-
 
 def _at(frame: Mapping[str, Any], path: str) -> Any:
     head, _, rest = path.partition(".")
@@ -450,7 +356,19 @@ def _at(frame: Mapping[str, Any], path: str) -> Any:
 _PACK = 4096
 
 
+def _clamped(controls: Iterable[Control], values: Mapping[str, Any]) -> dict[str, Any]:
+    """``values`` with each limited control lowered to its limit, in the controls' order, as the page's
+    slider does (kit.js ``clamp`` is its twin)."""
+    out = dict(values)
+    for control in controls:
+        if control.limit is not None and out[control.name] > out[control.limit]:
+            out[control.name] = out[control.limit]
+    return out
+
+
 def _packed(column: list[Any]) -> Any:
+    """A column as the page gets it: as is, or, when long and all floats, packed (kit.js ``entries``
+    reads both)."""
     if len(column) < _PACK or not all(type(v) is float for v in column):
         return column
     return {"f64": base64.b64encode(np.asarray(column, dtype="<f8").tobytes()).decode("ascii")}
@@ -470,20 +388,3 @@ def _strings(value: Any) -> list[str]:
         return [s for v in value for s in _strings(v)]
     return []
 
-
-def mount_html(name: str, state: Mapping[str, Any], element_id: str) -> str:
-    """HTML that draws a lab with no kernel: a mount point and one inline module script.
-
-    ``state`` is ``{"spec", "values"}`` as the notebook stored it (or ``Lab.page_state()``).
-    The module is inlined because a page opened from disk (file://) cannot import other modules.
-
-    Serves: the labs' widgets and their static pages, not called in the notebooks.
-    """
-    payload = json.dumps(dict(state), ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
-    return (
-        f'<div class="attn-lab-mount" id="{element_id}"></div>\n'
-        f'<script type="application/json" id="{element_id}-state">{payload}</script>\n'
-        f'<script type="module">\n{bundle(name)}\n'
-        f'mountStatic(lab, document.getElementById("{element_id}"), '
-        f'JSON.parse(document.getElementById("{element_id}-state").textContent));\n</script>\n'
-    )

@@ -1,7 +1,7 @@
 // The convex-hull lab (notebook 03): tokens as dots, their hull, and the outputs as rings that the
 // scale β moves. Python sends the outputs and the readout for every setting (the page looks them up)
 // and each output's whole path.
-import { axes, createLab, everyOther, fill, polyline, set, svg, text } from "./kit.js";
+import { axes, createLab, everyOther, fill, polyline, set, svg, text } from "../page/kit.js";
 
 // The wide layout (a desktop), and the narrow one (a phone's column, 324 px): the same plane scaled to
 // fit, feature 2 written level above its axis (a turned text reads badly that small), and the legend
@@ -56,12 +56,11 @@ function build(picture, spec, change, { narrow } = {}) {
 function draw(v, f) {
   f.out.forEach((o, j) => {
     const [x, y] = v.at(o), [hx, hy] = v.at(v.d.X[j]);
-    v.rings[j].setAttribute("cx", x); v.rings[j].setAttribute("cy", y);
-    v.links[j].setAttribute("x1", x); v.links[j].setAttribute("y1", y);
-    v.links[j].setAttribute("x2", hx); v.links[j].setAttribute("y2", hy);
+    set(v.rings[j], { cx: x, cy: y });
+    set(v.links[j], { x1: x, y1: y, x2: hx, y2: hy });
   });
-  v.title.textContent = fill(v.d.title, f.fields);
+  set(v.title, { text: fill(v.d.title, f.fields) });
 }
 
-const lab = createLab({ build, draw, reflows: true });
-export default lab;
+const pageModule = createLab({ build, draw, reflows: true });
+export default pageModule;

@@ -67,4 +67,4 @@ def make_convex_hull_lab(X: Any, tokens: list[str], *, scale: float = 1.0, max_s
         "text": {"xlabel": tr("feature 1"), "ylabel": tr("feature 2"), "legend": [tr(t) for t in LEGEND]},
     }
     return Lab("convex_hull", [control], {"scale": scale}, data, frame=frame, readout=tr(READOUT),
-               snapshot=snapshot, shown={"out": None, "fields": None})
+               snapshot=snapshot, page_parts={"out": None, "fields": None})

@@ -2,7 +2,7 @@
 // softmax gets against d_k. Python sends, per setting, the histogram, its notes, the curves, one
 // query's scores as shown (q·k or q·k/√d_k), which of its weights is largest and the readout; the page
 // takes the kit's softmax of the first n_keys scores (checked against attnlib at every setting).
-import { axes, barFill, createLab, everyOther, fill, number, polyline, softmax, storedFrame, svg, text } from "./kit.js";
+import { axes, barFill, createLab, everyOther, fill, number, polyline, set, softmax, storedFrame, svg, text } from "../page/kit.js";
 
 const W = 1100, H = 680;  // the wide picture: one svg
 // A narrow panel's width: 13-unit text in a 324 px phone column is drawn at 12.4 px (13 * 324 / 340).
@@ -101,13 +101,15 @@ function frame(spec, values) {
   return { ...f, weights: softmax(f.row_scores.slice(0, values.n_keys)) };
 }
 
+// Every write goes through the kit's `set`, which skips what is already there: a step of d_k leaves
+// the row's bars alone, and a step of the keys the histogram and the curves.
 function draw(v, f, spec, values) {
   const d = v.d;
   // One headline, or (narrow) d_k on its first line and the rest on the second.
   const head = fill(d.headline, f.fields);
   const parts = head.split(HEAD_SEP);
   const lines = v.headline.length === 1 ? [head] : [parts[0], parts.slice(1).join(HEAD_SEP)];
-  v.headline.forEach((t, k) => { t.textContent = lines[k]; });
+  v.headline.forEach((t, k) => set(t, { text: lines[k] }));
   // The histogram: bins that scale with σ, heights normalised so the normal curve peaks at 1.
   const h = f.hist;
   const sy = (y) => v.hist.box.y + v.hist.box.h * (1 - y / f.hist_top);
@@ -115,51 +117,42 @@ function draw(v, f, spec, values) {
   const sx = (x) => Math.min(box.x + box.w, Math.max(box.x, v.hist.sx(x)));  // the axis is fixed: clip
   let path = `M${sx(f.edges[0])},${sy(0)}`;
   h.forEach((height, k) => { path += `V${sy(height)}H${sx(f.edges[k + 1])}`; });
-  v.steps.setAttribute("d", `${path}V${sy(0)}Z`);
+  set(v.steps, { d: `${path}V${sy(0)}Z` });
   const normal = d.normal[f.normal];
-  v.curve.setAttribute("points", polyline(d.curve_x.map((x, k) => [sx(x), sy(normal[k])])));
-  f.notes.forEach((words, k) => { v.notes[k].textContent = words; });
+  set(v.curve, { points: polyline(d.curve_x.map((x, k) => [sx(x), sy(normal[k])])) });
+  f.notes.forEach((words, k) => set(v.notes[k], { text: words }));
   // One query's weights.
   const n = f.weights.length, slot = v.row.box.w / n, { sy: ry } = v.row;
   const best = f.top;
   v.bars.forEach((bar, j) => {
-    if (j >= n) { bar.setAttribute("height", 0); return; }
+    if (j >= n) { set(bar, { height: 0 }); return; }
     const w = f.weights[j];
-    bar.setAttribute("x", v.row.box.x + slot * (j + 0.1));
-    bar.setAttribute("width", 0.8 * slot);
-    bar.setAttribute("y", ry(w));
-    bar.setAttribute("height", ry(0) - ry(w));
-    bar.setAttribute("fill", barFill(d.cmap, w));
+    set(bar, { x: v.row.box.x + slot * (j + 0.1), width: 0.8 * slot, y: ry(w), height: ry(0) - ry(w),
+      fill: barFill(d.cmap, w) });
   });
   const w = f.weights[best];
-  v.outline.setAttribute("x", v.row.box.x + slot * (best + 0.1));
-  v.outline.setAttribute("width", 0.8 * slot);
-  v.outline.setAttribute("y", ry(w));
-  v.outline.setAttribute("height", ry(0) - ry(w));
+  set(v.outline, { x: v.row.box.x + slot * (best + 0.1), width: 0.8 * slot, y: ry(w), height: ry(0) - ry(w) });
   const inside = [v.row.box.x + v.topInset, v.row.box.x + v.row.box.w - v.topInset];
-  v.topLabel.setAttribute("x", Math.min(inside[1], Math.max(inside[0], v.row.box.x + slot * (best + 0.5))));
-  v.topLabel.setAttribute("y", ry(w) - 10);
-  v.topLabel.textContent = number(w, 3);
+  set(v.topLabel, { x: Math.min(inside[1], Math.max(inside[0], v.row.box.x + slot * (best + 0.5))), y: ry(w) - 10,
+    text: number(w, 3) });
   const uniform = f.uniform;  // the largest weight, entropy and gradient size of uniform weights
-  v.uniformRow.setAttribute("y1", ry(uniform[0])); v.uniformRow.setAttribute("y2", ry(uniform[0]));
-  v.keysLabel.textContent = fill(d.text.keys, { n });
+  set(v.uniformRow, { y1: ry(uniform[0]), y2: ry(uniform[0]) });
+  set(v.keysLabel, { text: fill(d.text.keys, { n }) });
   // The curves, with this setting marked.
   const curves = f.curves;
   const marks = [f.fields.top, f.fields.entropy, f.fields.gradient];  // this setting's point on each curve
   v.panels.forEach((p, k) => {
     const py = (y) => p.box.y + p.box.h * (1 - (y - p.ylim[0]) / (p.ylim[1] - p.ylim[0]));
-    p.raw.setAttribute("points", polyline(d.widths.map((x, m) => [p.sx(x), py(curves[0][k][m])])));
-    p.scaled.setAttribute("points", polyline(d.widths.map((x, m) => [p.sx(x), py(curves[1][k][m])])));
-    p.raw.setAttribute("stroke-opacity", values.scaled ? 0.3 : 1);
-    p.scaled.setAttribute("stroke-opacity", values.scaled ? 1 : 0.3);
-    p.uniform.setAttribute("y1", py(uniform[k])); p.uniform.setAttribute("y2", py(uniform[k]));
+    set(p.raw, { points: polyline(d.widths.map((x, m) => [p.sx(x), py(curves[0][k][m])])),
+      "stroke-opacity": values.scaled ? 0.3 : 1 });
+    set(p.scaled, { points: polyline(d.widths.map((x, m) => [p.sx(x), py(curves[1][k][m])])),
+      "stroke-opacity": values.scaled ? 1 : 0.3 });
+    set(p.uniform, { y1: py(uniform[k]), y2: py(uniform[k]) });
     const x = p.sx(values.d_k);
-    p.vline.setAttribute("x1", x); p.vline.setAttribute("x2", x);
-    p.dot.setAttribute("cx", x);
-    p.dot.setAttribute("cy", py(marks[k]));
-    p.dot.setAttribute("fill", values.scaled ? d.scaled_colour : d.raw_colour);
+    set(p.vline, { x1: x, x2: x });
+    set(p.dot, { cx: x, cy: py(marks[k]), fill: values.scaled ? d.scaled_colour : d.raw_colour });
   });
 }
 
-const lab = createLab({ build, frame, draw, reflows: true });
-export default lab;
+const pageModule = createLab({ build, frame, draw, reflows: true });
+export default pageModule;

@@ -14,11 +14,11 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from .. import plot
-from ..checks import check_choice
+from ..checks import check_choice, check_generator, check_positive_int
 from ..core import histogram_heights, nested_dot_products, score_bins, scores, softmax, softmax_saturation
 from ..i18n import N_, tr
-from ..validation import check_generator, check_positive_int
-from .base import Control, Lab, axis_spec, colour_table, fill
+from ..page import colour_table
+from .base import Control, Lab, axis_spec, fill
 
 DK_STEPS = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024)
 KEY_STEPS = (2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128)  # the number of keys, up to max_keys
@@ -155,15 +155,17 @@ def make_dk_lab(
         Control("n_keys", "slider", tr("number of keys"), keys),
     ]
     # The key count is written by the page for every n: its digits are in the Latin face already.
+    # Heights are per σ (the same scaled or not), and scaling keeps the heaviest key: those skip "scaled".
     by_width, by_keys = ("d_k", "scaled"), ("n_keys",)
-    shown = {"row_scores": by_width, "hist": by_width, "edges": by_width, "hist_top": by_width,
-             "notes": by_width, "normal": by_width, "top": None, "uniform": by_keys, "curves": by_keys,
+    page_parts = {"row_scores": by_width, "hist": ("d_k",), "edges": by_width, "hist_top": ("d_k",),
+             "notes": by_width, "normal": by_width, "top": ("d_k", "n_keys"), "uniform": by_keys,
+             "curves": by_keys,
              "fields.d_k": ("d_k",), "fields.kind": ("scaled",), "fields.n_keys": by_keys,
              "fields.std": by_width, "fields.sigma": by_width, "fields.n_queries": (),
              **{f"fields.{k}": None for k in ("top", "entropy", "gradient")},
              **{f"fields.u_{k}": by_keys for k in ("top", "entropy", "gradient")}}
     return Lab("dk", controls, {"d_k": d_k, "scaled": scaled, "n_keys": n_keys}, data, frame=frame,
-               readout=tr(READOUT), snapshot=snapshot, shown=shown)
+               readout=tr(READOUT), snapshot=snapshot, page_parts=page_parts)
 
 
 def _panels() -> tuple[Figure, Any, Any, list[Any]]:

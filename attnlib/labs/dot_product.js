@@ -1,7 +1,7 @@
 // The dot-product lab (notebook 01): two arrows from the origin, the angle between them and the
 // projection of a onto b. Python sends, for every setting, the two vectors, the foot of the projection,
 // the angle and the readout's numbers; the page looks them up and draws.
-import { axes, createLab, fill, GREY, number, set, svg, text } from "./kit.js";
+import { axes, createLab, fill, GREY, newId, number, set, svg, text } from "../page/kit.js";
 
 // The wide layout (a desktop), and the narrow one (a phone's column, 324 px): a smaller plane whose
 // texts keep their size, the title on two lines, feature 2 written level above its axis (a turned text
@@ -20,7 +20,7 @@ function build(picture, spec, change, { narrow } = {}) {
   const root = svg("svg", { class: "figure", viewBox: `0 0 ${G.W} ${G.H}`, role: "img" }, picture);
   const defs = svg("defs", {}, root);
   d.colours.forEach((c, i) => {
-    const m = svg("marker", { id: `arrow-${i}-${Math.random().toString(36).slice(2)}`, viewBox: "0 0 10 10",
+    const m = svg("marker", { id: newId(`arrow-${i}`), viewBox: "0 0 10 10",
       refX: 8, refY: 5, markerWidth: 5, markerHeight: 5, orient: "auto-start-reverse" }, defs);
     svg("path", { d: "M0,0 L10,5 L0,10 z", fill: c }, m);
   });
@@ -41,7 +41,7 @@ function build(picture, spec, change, { narrow } = {}) {
   }
   svg("line", { x1: box.x, x2: box.x + box.w, y1: sy(0), y2: sy(0), stroke: "#e3e3e3" }, ax.g);
   svg("line", { x1: sx(0), x2: sx(0), y1: box.y, y2: box.y + box.h, stroke: "#e3e3e3" }, ax.g);
-  const clip = `clip-${Math.random().toString(36).slice(2)}`;
+  const clip = newId("clip");
   svg("rect", { x: box.x, y: box.y, width: box.w, height: box.h }, svg("clipPath", { id: clip }, defs));
   const g = svg("g", { "clip-path": `url(#${clip})` }, root);
   const line = { fill: "none" };
@@ -68,18 +68,18 @@ function splitTitle(words) {
   return best < 0 ? [words, ""] : [words.slice(0, best), words.slice(best + 1)];
 }
 
+// Every write goes through the kit's `set`, which skips what is already there (a step of one length
+// leaves the other arrow, its name and the axis line alone).
 function draw(v, f) {
   const { sx, sy } = v;
   const at = (p) => ({ x: sx(p[0]), y: sy(p[1]) });
   const [a, b] = [f.a, f.b];
   const far = 2 * v.d.xlim[1];
-  v.lineB.setAttribute("x1", sx(-far)); v.lineB.setAttribute("x2", sx(far));
-  v.lineB.setAttribute("y1", sy(0)); v.lineB.setAttribute("y2", sy(0));
+  set(v.lineB, { x1: sx(-far), x2: sx(far), y1: sy(0), y2: sy(0) });
   const foot = f.foot;
   const place = (node, p, q) => {
     const [s, e] = [at(p), at(q)];
-    node.setAttribute("x1", s.x); node.setAttribute("y1", s.y);
-    node.setAttribute("x2", e.x); node.setAttribute("y2", e.y);
+    set(node, { x1: s.x, y1: s.y, x2: e.x, y2: e.y });
   };
   place(v.drop, a, foot);
   place(v.proj, [0, 0], foot);
@@ -97,7 +97,7 @@ function draw(v, f) {
     } else {
       q = at([p[0] + (0.28 * p[0]) / n, p[1] + (0.28 * p[1]) / n]);
     }
-    v.names[i].setAttribute("x", q.x); v.names[i].setAttribute("y", q.y);
+    set(v.names[i], { x: q.x, y: q.y });
   });
   const radius = 0.3 * Math.min(f.fields.length_a, f.fields.length_b, 1.5);
   const arc = [];
@@ -106,24 +106,23 @@ function draw(v, f) {
     const p = at([radius * Math.cos(t), radius * Math.sin(t)]);
     arc.push(`${p.x.toFixed(2)},${p.y.toFixed(2)}`);
   }
-  v.arc.setAttribute("points", arc.join(" "));
+  set(v.arc, { points: arc.join(" ") });
   const labelAt = f.theta > 0.35 ? f.theta / 2 : f.theta + 0.3;
   const t = at([1.9 * radius * Math.cos(labelAt), 1.9 * radius * Math.sin(labelAt)]);
-  v.theta.setAttribute("x", t.x); v.theta.setAttribute("y", t.y);
+  set(v.theta, { x: t.x, y: t.y });
   const side = a[1] >= 0 ? -1 : 1;  // the projection's words go on the side away from a
   const p = at([foot[0] / 2, side * 0.35]);
   if (v.narrow) p.y = sy(0) - side * PROJ_DROP;
-  v.projText.setAttribute("x", p.x); v.projText.setAttribute("y", p.y);
-  v.projText.textContent = `|a| cos θ = ${number(f.proj, 2)}`;
+  set(v.projText, { x: p.x, y: p.y, text: `|a| cos θ = ${number(f.proj, 2)}` });
   const title = fill(v.d.title, f.fields);
   if (v.title2) {
     const [first, second] = splitTitle(title);
-    v.title2.textContent = first;
-    v.title.textContent = second;
+    set(v.title2, { text: first });
+    set(v.title, { text: second });
   } else {
-    v.title.textContent = title;
+    set(v.title, { text: title });
   }
 }
 
-const lab = createLab({ build, draw, reflows: true });
-export default lab;
+const pageModule = createLab({ build, draw, reflows: true });
+export default pageModule;

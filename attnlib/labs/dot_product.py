@@ -70,8 +70,8 @@ def make_dot_product_lab(*, angle: int = 60, length_a: float = 2.0, length_b: fl
 
     # What the page looks up, by the controls each part depends on: only a·b needs all three.
     a_only, turn = ("angle", "length_a"), ("angle",)
-    shown = {"a": a_only, "proj": a_only, "foot": a_only, "b": ("length_b",), "theta": turn,
+    page_parts = {"a": a_only, "proj": a_only, "foot": a_only, "b": ("length_b",), "theta": turn,
              "fields.angle": turn, "fields.cos": turn, "fields.length_a": ("length_a",),
              "fields.length_b": ("length_b",), "fields.proj": a_only, "fields.dot": None}
     return Lab("dot_product", controls, {"angle": angle, "length_a": length_a, "length_b": length_b}, data,
-               frame=frame, readout=tr(READOUT), snapshot=snapshot, texts=[TITLE], shown=shown)
+               frame=frame, readout=tr(READOUT), snapshot=snapshot, texts=[TITLE], page_parts=page_parts)

@@ -2,7 +2,7 @@
 // from the last character over it, and the candidates for the next one. Python sends, per setting, the
 // weights, the candidates and their probabilities, which bar is the sampled character, and the readout;
 // the page looks them up and draws.
-import { barFill, colour, control, createLab, number, storedFrame, svg, text, words } from "./kit.js";
+import { barFill, colour, control, createLab, number, set, show, storedFrame, svg, text, words } from "../page/kit.js";
 
 const CELL = 46, LEFT = 90, TOP = 70, STRIP = 30, BARS_X = 60, BAR_W = 260;
 // The narrow layout (a phone): the characters wrap into rows of N_PER_ROW, each with its head strips
@@ -34,7 +34,7 @@ function wrap(s, size, width) {
 // A text over several <text> lines (one line: as it is); the lines it does not need stay empty.
 function fillLines(lines, s, size, width) {
   const parts = lines.length > 1 ? wrap(s, size, width) : [s];
-  lines.forEach((line, i) => { line.textContent = parts[i] || ""; });
+  lines.forEach((line, i) => set(line, { text: parts[i] || "" }));
 }
 
 // Every title the lab can show: the narrow layout gives the title lines enough for the longest.
@@ -125,44 +125,44 @@ function build(picture, spec, change, { narrow = false } = {}) {
   return { d, title, titleSize, titleWidth, chars, strips, later, bars, barX, barW, notes, noteSize, noteWidth };
 }
 
+// Every write goes through the kit's `set` and `show`, which skip what is already there: a step writes
+// the next character, its strips and the bars, and leaves the rest of the text alone.
 function draw(v, f, spec, values) {
   const r = v.d.records[values.prompt];
   fillLines(v.title, words(v.d.text.title, f.fields), v.titleSize, v.titleWidth);
   v.chars.forEach(({ box, ch }, j) => {
     const exists = j < r.tokens.length;
     const state = !exists ? "none" : j < r.n_prompt ? "prompt" : j < f.t ? "written" : j === f.t ? "next" : "future";
-    ch.textContent = state === "none" ? "" : state === "future" ? "·" : r.tokens[j];
-    ch.setAttribute("fill", { prompt: "#222", written: "#4c72b0", next: "#dd8452", future: "#bbb", none: "#bbb" }[state]);
-    box.setAttribute("stroke", state === "next" ? "#dd8452" : state === "prompt" || state === "written" ? "#ccc" : "none");
+    set(ch, { text: state === "none" ? "" : state === "future" ? "·" : r.tokens[j],
+      fill: { prompt: "#222", written: "#4c72b0", next: "#dd8452", future: "#bbb", none: "#bbb" }[state] });
+    set(box, { stroke: state === "next" ? "#dd8452" : state === "prompt" || state === "written" ? "#ccc" : "none" });
   });
-  v.later.forEach(({ first, labels }) => labels.forEach((l) => { l.style.display = first < f.t ? "" : "none"; }));
+  v.later.forEach(({ first, labels }) => labels.forEach((l) => show(l, first < f.t)));
   v.strips.forEach((row, h) => row.forEach((cell, j) => {
     const shown = j < f.t;
-    cell.g.style.display = shown ? "" : "none";
+    show(cell.g, shown);
     if (!shown) return;
     const w = f.weights[h][j];
+    if (cell.w === w) return;  // drawn already (its colour and number)
+    cell.w = w;
     const c = colour(v.d.cmap, 0, 1, w);
-    cell.rect.setAttribute("fill", c.fill);
-    cell.label.setAttribute("fill", c.text);
-    cell.label.textContent = number(w, 2);
+    set(cell.rect, { fill: c.fill });
+    set(cell.label, { fill: c.text, text: number(w, 2) });
   }));
   v.bars.forEach((b, k) => {
     const beyond = k === v.d.top_k;
     const shown = !beyond || f.sampled === v.d.top_k;
-    [b.token, b.bar, b.value, ...(beyond ? v.notes : [])].forEach((el) => { el.style.display = shown ? "" : "none"; });
+    [b.token, b.bar, b.value, ...(beyond ? v.notes : [])].forEach((el) => show(el, shown));
     if (!shown) return;
     const p = beyond ? f.p : f.top_probs[k];
     const token = beyond ? f.fields.chosen : f.top_tokens[k];
-    b.token.textContent = token;
-    b.bar.setAttribute("width", Math.max(1, v.barW * p));
-    b.bar.setAttribute("fill", barFill(v.d.cmap, p));
-    b.bar.setAttribute("stroke", k === f.sampled ? "black" : "none");
-    b.value.setAttribute("x", v.barX + v.barW * p + 8);
+    set(b.token, { text: token });
+    set(b.bar, { width: Math.max(1, v.barW * p), fill: barFill(v.d.cmap, p), stroke: k === f.sampled ? "black" : "none" });
     const note = beyond ? words(v.d.text.beyond, { rank: f.rank, V: v.d.V, top_k: v.d.top_k }) : "";
     if (v.notes.length) fillLines(v.notes, note, v.noteSize, v.noteWidth);
-    b.value.textContent = beyond && !v.notes.length ? `${number(p, 3)} · ${note}` : number(p, 3);
+    set(b.value, { x: v.barX + v.barW * p + 8, text: beyond && !v.notes.length ? `${number(p, 3)} · ${note}` : number(p, 3) });
   });
 }
 
-const lab = createLab({ build, draw, reflows: true });
-export default lab;
+const pageModule = createLab({ build, draw, reflows: true });
+export default pageModule;

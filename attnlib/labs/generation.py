@@ -3,8 +3,8 @@
 Taught in: 09 §10. Pick a prompt, a step and a layer: the page shows the text so far, each head's
 attention from the last character over the context (the causal mask leaves nothing else to see), and
 the most likely next characters with the one that was sampled. Generation ran once, in Python, with
-the key/value cache (``generation_lab_data``, the lab's record of it); the lab's frame recomputes every
-step without the cache, and the page shows that frame at every setting.
+the key/value cache (``generation_lab_data``, the lab's record of ``attnlib.gpt.generate_steps``); the
+lab's frame recomputes every step without the cache, and the page shows that frame at every setting.
 """
 
 from __future__ import annotations
@@ -15,13 +15,13 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from .. import gpt, plot
+from ..checks import check_positive_int
 from ..core import softmax
 from ..gpt.config import GPTConfig, check_params
-from ..gpt.generation import _check_prompt, _check_temperature, _generate  # the sampling loop of gpt.generate
+from ..gpt.text import drawn_text
 from ..i18n import N_, language, tr
-from ..validation import check_positive_int
-from .base import Control, Lab, colour_table, slider
-from .live_gpt import shown_text
+from ..page import colour_table
+from .base import Control, Lab, slider
 
 READOUT = N_("prompt <b>{prompt}</b> · step {step} of {n_new}: after “{context}” the model picks "
              "<b>{chosen}</b>, candidate {rank} of {V}, with probability <b>{p:.3f}</b> "
@@ -60,7 +60,7 @@ def make_generation_lab(
                                   seed=seed, top_k=top_k)
     # the model writes Simplified characters; the 繁體 edition shows them in Traditional
     traditional = language() == "zh-Hant"
-    show = lambda text: shown_text(text, traditional)  # noqa: E731
+    show = lambda text: drawn_text(text, traditional)  # noqa: E731
     shown = [{**r, "tokens": [show(t) for t in r["tokens"]],
               "top_tokens": [[show(t) for t in row] for row in r["top_tokens"]]} for r in records]
     layer_name, looks_at = tr("layer {layer}"), tr(LOOKS)
@@ -77,12 +77,11 @@ def make_generation_lab(
         context = record["tokens"][:t]
         logits, weights = gpt.forward(params, config, tokenizer.encode("".join(context)))  # no cache
         w = weights[layer, :, -1, :]  # (n_heads, t)
-        probs = softmax(logits[-1] / temperature)
-        top = np.argsort(-probs, kind="stable")[:top_k]
         chosen = record["tokens"][t]
-        chosen_id = tokenizer.encode(chosen)[0]
+        chosen_id = int(tokenizer.encode(chosen)[0])
+        at = gpt.Step(logits[-1], softmax(logits[-1] / temperature), chosen_id, weights)  # recomputed
+        top, probs, rank = at.top(top_k), at.probs, at.rank
         p = probs[chosen_id]
-        rank = int(1 + (probs > p).sum())
         # the bar of the sampled character: its place among the top_k, or top_k (a bar of its own below)
         sampled = int(np.flatnonzero(top == chosen_id)[0]) if chosen_id in top else top_k
         looks = ", ".join(looks_at.format(head=h, token=show(context[int(np.argmax(row))]),
@@ -106,10 +105,11 @@ def make_generation_lab(
                  "beyond": tr("sampled, candidate {rank} of {V}: not among the {top_k} above")},
     }
     by_step = ("prompt", "step")
-    shown_paths = {"t": by_step, "top_probs": by_step, "top_tokens": by_step, "p": by_step, "rank": by_step,
-                   "sampled": by_step, "weights": None, "fields": None}
+    same_length = len({r["n_prompt"] for r in records}) == 1  # then the query's position t is the step's
+    page_parts = {"t": ("step",) if same_length else by_step, "top_probs": by_step, "top_tokens": by_step,
+                  "p": by_step, "rank": by_step, "sampled": by_step, "weights": None, "fields": None}
     return Lab("generation", controls, {"prompt": 0, "step": n_new, "layer": config.n_layers - 1}, data,
-               frame=frame, readout=tr(READOUT), snapshot=snapshot, texts=["⏎"], shown=shown_paths)
+               frame=frame, readout=tr(READOUT), snapshot=snapshot, texts=["⏎"], page_parts=page_parts)
 
 
 def generation_lab_data(
@@ -170,7 +170,7 @@ def generation_lab_data(
     if isinstance(prompts, str) or not hasattr(prompts, "__len__") or len(prompts) == 0:
         raise ValueError(tr("prompts must be a non-empty list of strings; got "
                             "{prompts!r}").format(prompts=prompts))
-    temperature = _check_temperature(temperature)
+    temperature = gpt.check_temperature(temperature)
     top_k = check_positive_int(top_k, "top_k")
     if top_k > config.vocab_size:
         raise ValueError(
@@ -182,17 +182,15 @@ def generation_lab_data(
         if not isinstance(prompt, str) or not prompt:
             raise ValueError(tr("every prompt must be a non-empty string; got "
                                 "{prompt!r}").format(prompt=prompt))
-        ids, n_new = _check_prompt(tokenizer.encode(prompt), config, n_new)
-        rng = np.random.default_rng(seed)
-        steps = list(_generate(params, config, ids.tolist(), n_new, temperature, rng, use_cache=True))
+        ids, n_new = gpt.check_prompt(tokenizer.encode(prompt), config, n_new)
+        steps = list(gpt.generate_steps(params, config, ids, n_new, temperature=temperature,
+                                        rng=np.random.default_rng(seed)))
         width = ids.size + n_new - 1
         weights = np.zeros((n_new, config.n_layers, config.n_heads, width))
-        for s, (_, w, _, _) in enumerate(steps):
-            weights[s, :, :, : ids.size + s] = np.stack(w)
-        probs = np.stack([s[2] for s in steps])  # (n_new, V)
-        top = np.argsort(-probs, axis=-1, kind="stable")[:, :top_k]
-        chosen = [s[3] for s in steps]
-        tokens = [tokenizer.vocab[i] for i in [*ids.tolist(), *chosen]]
+        for s, step in enumerate(steps):
+            weights[s, :, :, : ids.size + s] = step.weights[:, :, -1]  # the last query's row
+        top = [step.top(top_k).tolist() for step in steps]
+        tokens = [tokenizer.vocab[i] for i in [*ids.tolist(), *(step.token for step in steps)]]
         result.append(
             {
                 "prompt": prompt,
@@ -200,11 +198,11 @@ def generation_lab_data(
                 "n_prompt": int(ids.size),
                 "generated": "".join(tokens[ids.size :]),
                 "weights": weights.tolist(),  # full precision: the lab's check compares to 1e-12
-                "top_tokens": [[tokenizer.vocab[i] for i in row] for row in top.tolist()],
-                "top_probs": np.take_along_axis(probs, top, -1).tolist(),
-                "chosen_probs": probs[np.arange(n_new), chosen].tolist(),
+                "top_tokens": [[tokenizer.vocab[i] for i in row] for row in top],
+                "top_probs": [step.probs[row].tolist() for step, row in zip(steps, top, strict=True)],
+                "chosen_probs": [float(step.probs[step.token]) for step in steps],
                 # 1 for the most likely candidate: a sample beyond top_k is not among the bars shown
-                "chosen_ranks": (1 + (probs > probs[np.arange(n_new), chosen][:, None]).sum(-1)).tolist(),
+                "chosen_ranks": [step.rank for step in steps],
                 "temperature": temperature,
                 "seed": int(seed),
             }

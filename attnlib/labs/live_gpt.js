@@ -3,7 +3,7 @@
 // the candidates for the next character are drawn at each step.
 // This module is a second implementation of attnlib.gpt's forward pass (no Python runs on the site):
 // tests/browser/test_live_gpt_in_the_page.py holds it to attnlib on many openings (logits, weights, greedy text).
-import { colour, createLab, number, svg, text, words } from "./kit.js";
+import { colour, createLab, newId, number, softmax, svg, text, words } from "../page/kit.js";
 
 // ---- the weights ---------------------------------------------------------------------------------------
 // Bytes arrive as text (live_gpt.py's `to_text`): raw deflate written in base85 with these 85 characters,
@@ -97,37 +97,46 @@ function embed(m, token, pos, x) {
 }
 
 // One head's attention of query q over the keys/values K, V (rows 0..n-1 of width d, columns of head h),
-// added into out; returns the weights (n), kept for the picture.
+// added into out; returns the weights (n, by the kit's one softmax), kept for the picture.
 function attendHead(q, K, V, n, d, h, dk, out) {
   const scale = 1 / Math.sqrt(dk);
   const s = new Float64Array(n);
-  let top = -Infinity;
   for (let j = 0; j < n; j += 1) {
     let dot = 0;
     for (let c = 0; c < dk; c += 1) dot += q[h * dk + c] * K[j * d + h * dk + c];
     s[j] = dot * scale;
-    if (s[j] > top) top = s[j];
   }
-  let total = 0;
-  for (let j = 0; j < n; j += 1) { s[j] = Math.exp(s[j] - top); total += s[j]; }
-  for (let j = 0; j < n; j += 1) {
-    s[j] /= total;
-    for (let c = 0; c < dk; c += 1) out[h * dk + c] += s[j] * V[j * d + h * dk + c];
-  }
-  return s;
+  const w = softmax(s);
+  for (let j = 0; j < n; j += 1) for (let c = 0; c < dk; c += 1) out[h * dk + c] += w[j] * V[j * d + h * dk + c];
+  return w;
 }
 
-// The rest of a layer after attention, in place: x + heads W_o, then the MLP.
-function finishLayer(m, l, x, heads) {
-  const { o, hidden, mlp } = m.work;
+// Layer l on the stream rows xs (positions from, from + 1, ...), in place (attnlib.gpt.model.layer): their
+// keys and values go into K, V (a row of width d a position), then each row's query reads keys 0..seen(pos)-1,
+// and x + heads W_o, then the MLP. Returns weights[h][k], the heads' weights of row k.
+function runLayer(m, l, xs, from, K, V, seen) {
+  const { d, H } = m.c;
+  const dk = d / H;
+  const { q, heads, o, hidden, mlp } = m.work;
   const P = (k) => m.p[`l${l}.${k}`];
-  matvec(heads, P("W_o"), o);
-  for (let i = 0; i < x.length; i += 1) x[i] += o[i];
-  matvec(x, P("W_1"), hidden, P("b_1"));
-  for (let i = 0; i < hidden.length; i += 1) if (!(hidden[i] > 0)) hidden[i] = 0;
-  matvec(hidden, P("W_2"), mlp, P("b_2"));
-  for (let i = 0; i < x.length; i += 1) x[i] += mlp[i];
-  return x;
+  xs.forEach((x, k) => {
+    const at = (from + k) * d;
+    matvec(x, P("W_k"), K.subarray(at, at + d));
+    matvec(x, P("W_v"), V.subarray(at, at + d));
+  });
+  const weights = Array.from({ length: H }, () => []);
+  xs.forEach((x, k) => {
+    matvec(x, P("W_q"), q);
+    heads.fill(0);
+    for (let h = 0; h < H; h += 1) weights[h].push(attendHead(q, K, V, seen(from + k), d, h, dk, heads));
+    matvec(heads, P("W_o"), o);
+    for (let i = 0; i < x.length; i += 1) x[i] += o[i];
+    matvec(x, P("W_1"), hidden, P("b_1"));
+    for (let i = 0; i < hidden.length; i += 1) if (!(hidden[i] > 0)) hidden[i] = 0;
+    matvec(hidden, P("W_2"), mlp, P("b_2"));
+    for (let i = 0; i < x.length; i += 1) x[i] += mlp[i];
+  });
+  return weights;
 }
 
 // The logits x Eᵀ + b, four characters at a time (the last four again if V is no multiple of 4): four sums,
@@ -155,57 +164,23 @@ export function newCache(m) {
 }
 
 // The next-token logits after `token` at position `pos`, reusing the cached keys and values of the
-// earlier positions (attnlib.gpt.generation._step_cached). Returns the logits (V) and each layer's
-// heads' weights over the pos + 1 characters read.
+// earlier positions (attnlib.gpt.generate_steps with the cache): every cached key is in the query's past,
+// so no mask is needed. Returns the logits (V) and each layer's heads' weights over the pos + 1 characters.
 export function stepCached(m, cache, token, pos) {
-  const { d, H, L } = m.c;
-  const dk = d / H;
-  const { x, q, heads } = m.work;
-  embed(m, token, pos, x);
-  const weights = [];
-  for (let l = 0; l < L; l += 1) {
-    const P = (k) => m.p[`l${l}.${k}`];
-    matvec(x, P("W_q"), q);
-    matvec(x, P("W_k"), cache[l].K.subarray(pos * d, (pos + 1) * d));
-    matvec(x, P("W_v"), cache[l].V.subarray(pos * d, (pos + 1) * d));
-    heads.fill(0);
-    // every cached key is in the query's past: no mask is needed
-    weights.push(Array.from({ length: H }, (_, h) => attendHead(q, cache[l].K, cache[l].V, pos + 1, d, h, dk, heads)));
-    finishLayer(m, l, x, heads);
-  }
+  const x = embed(m, token, pos, m.work.x);
+  const weights = cache.map(({ K, V }, l) => runLayer(m, l, [x], pos, K, V, (i) => i + 1).map((rows) => rows[0]));
   return { logits: unembed(m, x), weights };
 }
 
 // The whole text at once (attnlib.gpt.forward): the causal mask when the model has it.
 // Returns the logits of every position (or the last only) and weights[l][h][i] (row i, length T).
 export function forwardAll(m, ids, allLogits = false) {
-  const { d, H, L } = m.c;
-  const dk = d / H, T = ids.length;
-  const { q, heads } = m.work;
-  const xs = ids.map((token, pos) => embed(m, token, pos, new Float64Array(d)));
-  const weights = [];
-  for (let l = 0; l < L; l += 1) {
-    const P = (k) => m.p[`l${l}.${k}`];
-    const K = new Float64Array(T * d), Vv = new Float64Array(T * d);
-    xs.forEach((x, i) => {
-      matvec(x, P("W_k"), K.subarray(i * d, (i + 1) * d));
-      matvec(x, P("W_v"), Vv.subarray(i * d, (i + 1) * d));
-    });
-    const rows = Array.from({ length: H }, () => []);
-    xs.forEach((x, i) => {
-      matvec(x, P("W_q"), q);
-      heads.fill(0);
-      const seen = m.c.causal ? i + 1 : T;  // the mask: keys 0..i only
-      for (let h = 0; h < H; h += 1) {
-        const w = attendHead(q, K, Vv, seen, d, h, dk, heads);
-        const row = new Float64Array(T);
-        row.set(w);
-        rows[h].push(row);
-      }
-      finishLayer(m, l, x, heads);
-    });
-    weights.push(rows);
-  }
+  const T = ids.length;
+  const xs = ids.map((token, pos) => embed(m, token, pos, new Float64Array(m.c.d)));
+  const K = new Float64Array(T * m.c.d), V = new Float64Array(T * m.c.d);  // each layer's, in turn
+  const seen = m.c.causal ? (i) => i + 1 : () => T;  // the mask: keys 0..i only
+  const weights = Array.from({ length: m.c.L }, (_, l) => runLayer(m, l, xs, 0, K, V, seen)
+    .map((rows) => rows.map((w) => { const row = new Float64Array(T); row.set(w); return row; })));
   const logits = allLogits ? xs.map((x) => unembed(m, x)) : [unembed(m, xs[T - 1])];
   return { logits, weights };
 }
@@ -222,17 +197,6 @@ export function mulberry32(seed) {
   };
 }
 
-function softmaxOf(logits, temperature) {
-  const n = logits.length;
-  const e = new Float64Array(n);
-  let top = -Infinity;
-  for (let i = 0; i < n; i += 1) { e[i] = logits[i] / temperature; if (e[i] > top) top = e[i]; }
-  let total = 0;
-  for (let i = 0; i < n; i += 1) { e[i] = Math.exp(e[i] - top); total += e[i]; }
-  for (let i = 0; i < n; i += 1) e[i] /= total;
-  return e;
-}
-
 // The k most likely ids, most likely first (ties: the smaller id first, as a stable sort).
 function topK(probs, k) {
   const top = [];
@@ -246,14 +210,13 @@ function topK(probs, k) {
   return top;
 }
 
+// The index of the first largest entry.
+const argmax = (row) => row.reduce((best, v, i) => (v > row[best] ? i : best), 0);
+
 // Greedy (temperature 0: the first most likely) or inverse-CDF sampling with one uniform number.
 function choose(logits, temperature, rng) {
-  if (temperature === 0) {
-    let best = 0;
-    for (let i = 1; i < logits.length; i += 1) if (logits[i] > logits[best]) best = i;
-    return { probs: softmaxOf(logits, 1), token: best };
-  }
-  const probs = softmaxOf(logits, temperature);
+  if (temperature === 0) return { probs: softmax(logits), token: argmax(logits) };
+  const probs = softmax(logits.map((v) => v / temperature));
   const u = rng();
   let cum = 0, token = probs.length - 1;
   for (let i = 0; i < probs.length; i += 1) {
@@ -265,39 +228,33 @@ function choose(logits, temperature, rng) {
 
 // ---- a run: one opening, one model, one temperature, written step by step on demand ---------------------
 // run.steps[s] = {logits, probs, token, rows}: rows[l][h][i] is query i's weights over the characters.
+// As attnlib.gpt.generate_steps: with the mask a step reads one more character through the cache (the
+// rows grow by one), without it the whole text again.
 export function newRun(m, ids, temperature, seed) {
   const run = { m, ids: [...ids], n0: ids.length, temperature, rng: mulberry32(seed), steps: [] };
   if (m.c.causal) {
     run.cache = newCache(m);
     run.rows = Array.from({ length: m.c.L }, () => Array.from({ length: m.c.H }, () => []));
-    for (let pos = 0; pos < ids.length - 1; pos += 1) keep(run, stepCached(m, run.cache, ids[pos], pos).weights);
+    ids.slice(0, -1).forEach((token, pos) => read(run, token, pos));
   }
   return run;
 }
 
-function keep(run, weights) {
-  weights.forEach((layer, l) => layer.forEach((w, h) => run.rows[l][h].push(w)));
+// The cached step of `token` at `pos`; its weights are kept as query pos's rows. Returns its logits.
+function read(run, token, pos) {
+  const out = stepCached(run.m, run.cache, token, pos);
+  out.weights.forEach((layer, l) => layer.forEach((w, h) => run.rows[l][h].push(w)));
+  return out.logits;
 }
 
-// One more character: the cached step (with the mask), or the whole text again (without it).
 export function advance(run) {
-  const { m } = run;
-  const pos = run.ids.length - 1;
-  let logits, rows;
-  if (m.c.causal) {
-    const out = stepCached(m, run.cache, run.ids[pos], pos);
-    keep(run, out.weights);
-    logits = out.logits;
-    rows = run.rows.map((layer) => layer.map((r) => r.slice()));
-  } else {
-    const out = forwardAll(m, run.ids);
-    logits = out.logits[0];
-    rows = out.weights;
-  }
+  const { m, ids } = run;
+  const out = m.c.causal ? null : forwardAll(m, ids);
+  const logits = out ? out.logits[0] : read(run, ids[ids.length - 1], ids.length - 1);
+  const rows = out ? out.weights : run.rows.map((layer) => layer.map((r) => r.slice()));
   const { probs, token } = choose(logits, run.temperature, run.rng);
   run.steps.push({ logits, probs, token, rows });
-  if (run.ids.length < m.c.T_max) run.ids.push(token);  // the last character fits no position: shown only
-  else run.full = true;
+  if (ids.length < m.c.T_max) ids.push(token);  // the last character fits no position: shown only
   return run.steps[run.steps.length - 1];
 }
 
@@ -321,30 +278,18 @@ function loadTables(d) {
           (_, i) => [String.fromCharCode(flat[2 * i]), String.fromCharCode(flat[2 * i + 1])]));
       };
       const toHans = pairs(), toHant = pairs();
-      const glyphs = chars.map((ch) => shownChar(toHant, ch));  // each character as shown, by id
+      // each character as drawn, by id (attnlib.gpt.text.drawn_text): ⏎ for a line break, Traditional in 繁體
+      const glyphs = chars.map((ch) => (ch === "\n" ? "⏎" : toHant[ch] || ch));
       tables.set(d, { chars, glyphs, ids: new Map(chars.map((ch, i) => [ch, i])), toHans, toHant });
     }));
   }
   return unpacking.get(d);
 }
 
-function prepare(d) {
-  return tables.get(d);
-}
-
-function index(d) {
-  return prepare(d).ids;
-}
-
+// The opening in the model's characters (attnlib.gpt.text.model_text).
 function modelText(d, prompt) {
-  const ids = index(d);
-  const { toHans } = prepare(d);
+  const { ids, toHans } = tables.get(d);
   return Array.from(prompt, (ch) => (ids.has(ch) || !(ch in toHans) ? ch : toHans[ch])).join("");
-}
-
-// A character as shown: a line break as ⏎, in Traditional where the page is.
-function shownChar(toHant, ch) {
-  return ch === "\n" ? "⏎" : toHant[ch] || ch;
 }
 
 // The sentence refusing an opening the model cannot read (attnlib.labs.live_gpt.problem), or null.
@@ -352,12 +297,12 @@ function problem(d, prompt) {
   const text = Array.from(modelText(d, prompt));
   const T_max = d.models[0].config.T_max;
   if (!text.length) return d.text.empty;
-  const ids = index(d);
+  const { ids } = tables.get(d);
   const unknown = [...new Set(text.filter((ch) => !ids.has(ch)))];
   if (unknown.length) {
     const [left, right] = d.traditional ? ["「", "」"] : ["“", "”"];
     const chars = unknown.map((ch) => `${left}${ch === "\n" ? "⏎" : ch}${right}`).join(", ");
-    return words(d.text.unknown, { chars, V: prepare(d).chars.length });
+    return words(d.text.unknown, { chars, V: ids.size });
   }
   if (text.length > T_max) return words(d.text.too_long, { T: text.length, T_max });
   return null;
@@ -368,7 +313,7 @@ const runs = new WeakMap();
 function runFor(spec, values) {
   const d = spec.data;
   if (!runs.has(d)) runs.set(d, new Map());
-  const ids = Array.from(modelText(d, values.prompt), (ch) => index(d).get(ch));
+  const ids = Array.from(modelText(d, values.prompt), (ch) => tables.get(d).ids.get(ch));
   const key = JSON.stringify([values.model, values.temperature, ids]);
   const cache = runs.get(d);
   if (!cache.has(key)) {
@@ -393,22 +338,16 @@ function frame(spec, values) {
   while (run.steps.length < s) advance(run);
   const at = run.steps[s - 1];
   const context = run.ids.slice(0, run.n0 + s - 1);
-  const { glyphs } = prepare(d);
+  const { glyphs } = tables.get(d);
   const chars = (list) => list.map((i) => glyphs[i]).join("");
   const top = topK(at.probs, d.top_k);
-  let rank = 1;
-  for (let i = 0; i < at.probs.length; i += 1) if (at.probs[i] > at.probs[at.token]) rank += 1;
+  const rank = 1 + at.probs.filter((p) => p > at.probs[at.token]).length;
   const how = values.temperature === 0 ? d.text.greedy
-    : words(d.text.sampled, { temperature: number(values.temperature, 1), rank, V: prepare(d).chars.length });
+    : words(d.text.sampled, { temperature: number(values.temperature, 1), rank, V: glyphs.length });
   const fields = { step: s, n, context: chars(context), chosen: chars([at.token]), p: number(at.probs[at.token], 3), how };
   const t = context.length;
   const weights = at.rows.map((layer) => layer.map((rows) => rows.slice(0, t)));  // [l][h][i]: row i, keys 0..
-  const looks = weights.map((layer) => layer.map((rows) => {
-    const last = rows[t - 1];
-    let best = 0;
-    last.forEach((w, j) => { if (w > last[best]) best = j; });
-    return best;
-  }));
+  const looks = weights.map((layer) => layer.map((rows) => argmax(rows[t - 1])));
   return { problem: null, ids: context, written: run.steps.slice(0, s).map((st) => st.token), chosen: at.token,
     logits: at.logits, weights, top, top_probs: top.map((i) => at.probs[i]), p_chosen: at.probs[at.token], rank, looks, n, s,
     fields: { says: words(d.text.says, fields) } };
@@ -433,13 +372,8 @@ const LIVE_STYLE = `
 `;
 
 // The line's rows, then the candidates.
-function heightFor(d, rows) {
-  return barsTop(rows) + (d.top_k + 1) * 32 + 44;
-}
-
-function barsTop(rows) {
-  return 8 + rows * CELL + 48;
-}
+const barsTop = (rows) => 8 + rows * CELL + 48;
+const heightFor = (d, rows) => barsTop(rows) + (d.top_k + 1) * 32 + 44;
 
 function build(picture, spec, change) {
   const d = spec.data;
@@ -453,15 +387,12 @@ function build(picture, spec, change) {
   // the opening, and the buttons that write and step
   const form = document.createElement("form");
   form.className = "live-input";
-  const id = `attn-live-${Math.random().toString(36).slice(2)}`;
+  const id = newId("live");
   form.innerHTML = `<label for="${id}"></label><input type="text" id="${id}" autocomplete="off" spellcheck="false">`
     + '<button type="button" data-act="write"></button><button type="button" data-act="back"></button>'
     + '<button type="button" data-act="forward"></button>';
   const [label, input, write, back, forward] = form.children;
-  label.textContent = d.text.opening;
-  write.textContent = d.text.write;
-  back.textContent = d.text.back;
-  forward.textContent = d.text.forward;
+  [label, write, back, forward].forEach((el, k) => { el.textContent = d.text[["opening", "write", "back", "forward"][k]]; });
   picture.appendChild(form);
   // Enter or Space on a button of a lab belongs to the button, not to the notebook or the slides
   // (the kit does the same for inputs and menus); the click it makes still happens
@@ -591,8 +522,7 @@ function draw(v, f, spec, values) {
       (error) => console.error("live GPT lab: the weights could not be unpacked", error));
   }
   const show = !f.problem && !f.loading;
-  put(v.heads.el, { display: show ? "" : "none" });
-  put(v.nextLabel, { display: show ? "" : "none" });
+  [v.heads.el, v.nextLabel].forEach((el) => put(el, { display: show ? "" : "none" }));
   if (!show) {
     v.cells.forEach(({ box, ch }) => { put(ch, { text: "" }); put(box, { stroke: "none" }); });
     v.bars.forEach((b) => [b.token, b.bar, b.value].forEach((el) => put(el, { display: "none" })));
@@ -607,7 +537,7 @@ function draw(v, f, spec, values) {
   const n0 = t - (f.s - 1);
   const line = [...f.ids, f.chosen];
   const total = n0 + f.n;  // the opening and every character the run will write
-  const { glyphs } = prepare(d);
+  const { glyphs } = tables.get(d);
   v.cells.forEach(({ box, ch }, j) => {
     const state = j >= total ? "none" : j < n0 ? "prompt" : j < t ? "written" : j === t ? "next" : "future";
     put(ch, { text: state === "none" ? "" : state === "future" ? "·" : glyphs[line[j]], fill: INK[state] });
@@ -665,5 +595,5 @@ function draw(v, f, spec, values) {
 
 // For the tests and the benchmark: the forward pass, the cache and the runs, as attnlib's twins.
 const compute = { loadModel, forwardAll, stepCached, newCache, newRun, advance, mulberry32, problem, modelText };
-const lab = createLab({ build, frame, draw, compute });
-export default lab;
+const pageModule = createLab({ build, frame, draw, compute });
+export default pageModule;

@@ -9,16 +9,17 @@ implementation of ``attnlib.gpt``, held to it by a browser test on many openings
 the same attention weights, the same greedy continuation.
 
 The weights travel as float16 (half the bytes of the stored float32). Python's own frame, which the
-tests compare with the page's, runs ``attnlib.gpt.forward`` on the same float16-rounded weights; what
-the rounding itself costs against the stored weights is measured in ``tests/test_live_gpt.py``.
+tests compare with the page's, writes the line with ``attnlib.gpt.generate_steps`` on the same
+float16-rounded weights, the same way (the cache with the mask, the whole text again without it);
+what the rounding itself costs against the stored weights is measured in ``tests/test_live_gpt.py``.
 Those float16 numbers are packed losslessly for the trip (``pack``, undone by ``unpack`` and by the
 page): the high bytes of all of them, then the low bytes, raw deflate, then base85 text. The page
 unpacks them with the browser's own ``DecompressionStream`` and draws once that is done.
 Sampling uses a small seeded generator (mulberry32) written twice, here and in the page, so a
 sampled line is the same in both.
 
-In the 繁體 edition a Traditional opening is read through ``data/tang_vocab_hant.json`` (made by
-``tools/build_hant_table.py`` with OpenCC) and what the model writes is shown in Traditional characters.
+In the 繁體 edition what the model writes is shown in Traditional characters; in every edition a
+Traditional opening is read as Simplified (``attnlib.gpt.text``: ``model_text``, ``drawn_text``).
 """
 
 from __future__ import annotations
@@ -31,9 +32,10 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from .. import data, gpt, plot
-from ..core import softmax
+from ..gpt.text import drawn_text, hant_table, model_text
 from ..i18n import N_, language, tr
-from .base import Control, Lab, colour_table, fill
+from ..page import colour_table
+from .base import Control, Lab
 
 MODELS = ("tiny_gpt_tang", "tiny_gpt_tang_peeking")
 TEMPERATURES = [0, 0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.5]  # 0 stands for greedy
@@ -51,6 +53,7 @@ UNKNOWN = N_("The model cannot read {chars}: it knows only the {V} characters of
              "Try other characters.")
 TOO_LONG = N_("The opening has {T} characters, more than the {T_max} positions the model has: shorten it.")
 LOOKS = N_("looks most at “{token}” ({weight})")
+NO_CONTROL = N_("no control named {unknown}; controls are {names}, and the opening is prompt")
 
 
 # ---- what the page computes with ----------------------------------------------------------------------
@@ -149,10 +152,10 @@ def pack_tables(vocab: list[str], to_hans: dict[str, str], to_hant: dict[str, st
     """
     points = [ord(ch) for ch in vocab]
     if points != sorted(set(points)):
-        raise ValueError("vocab must be sorted by code point, without repeats")
+        raise ValueError(tr("vocab must be sorted by code point, without repeats"))
     pairs = [[ord(a), ord(b)] for table in (to_hans, to_hant) for a, b in table.items()]
     if max(points + [p for pair in pairs for p in pair]) > 0xFFFF:
-        raise ValueError("the tables hold characters beyond U+FFFF; they travel as uint16")
+        raise ValueError(tr("the tables hold characters beyond U+FFFF; they travel as uint16"))
     listed = [len(points), *np.diff(points, prepend=0).tolist(),
               len(to_hans), *(p for a, b in to_hans.items() for p in (ord(a), ord(b))),
               len(to_hant), *(p for a, b in to_hant.items() for p in (ord(a), ord(b)))]
@@ -178,71 +181,7 @@ class Mulberry32:
         return ((t ^ (t >> 14)) & m) / 4294967296
 
 
-# ---- Simplified and Traditional -------------------------------------------------------------------------
-@cache
-def hant_table() -> dict[str, dict[str, str]]:
-    """The model's vocabulary in both scripts, ``{"to_hant": {简: 繁}, "to_hans": {繁: 简}}``.
-
-    Read from ``data/tang_vocab_hant.json`` (written by ``tools/build_hant_table.py``).
-    """
-    table = data.load("tang_vocab_hant")
-    return {"to_hant": dict(table["to_hant"]), "to_hans": dict(table["to_hans"])}
-
-
-def model_text(text: str, vocab: Any) -> str:
-    """``text`` in the model's characters: a Traditional character it does not know becomes its
-    Simplified form when the table has one (any other character is kept, to be named as unknown).
-
-    Taught in: 09 §10
-    """
-    if not isinstance(text, str):
-        raise TypeError(f"text must be a string; got {type(text).__name__}")
-    to_hans = hant_table()["to_hans"]
-    return "".join(ch if ch in vocab or ch not in to_hans else to_hans[ch] for ch in text)
-
-
-def shown_text(text: str, traditional: bool) -> str:
-    """What the page writes for the model's characters: Traditional in the 繁體 edition."""
-    if not traditional:
-        return "".join(map(plot.shown_token, text))
-    to_hant = hant_table()["to_hant"]
-    return "".join(to_hant.get(ch, plot.shown_token(ch)) for ch in text)
-
-
 # ---- the reference: what the page must show, computed with attnlib.gpt ------------------------------
-def write(params: dict, config: gpt.GPTConfig, ids: Any, n: int, temperature: float,
-          seed: int = SEED) -> list[dict[str, Any]]:
-    """Continue ``ids`` by ``n`` characters as the page does, rerunning ``gpt.forward`` at every step.
-
-    Greedy (``temperature`` 0) takes the most likely character; otherwise one uniform number of
-    ``Mulberry32(seed)`` per step picks from ``softmax(logits / temperature)`` by its cumulative sum.
-
-    Returns
-    -------
-    list of dict
-        One per step: ``logits`` (V,), ``weights`` (n_layers, n_heads, t, t) over the t characters
-        read, ``probs`` (V,) (temperature 1 when greedy) and the chosen ``token``.
-
-    Taught in: 09 §10
-    """
-    rng = Mulberry32(seed)
-    text = [int(i) for i in ids]
-    steps = []
-    for _ in range(n):
-        logits, weights = gpt.forward(params, config, np.array(text))
-        last = logits[-1]
-        if temperature == 0:
-            probs = softmax(last)
-            token = int(np.argmax(last))
-        else:
-            probs = softmax(last / temperature)
-            u = rng.random()
-            token = min(int(np.searchsorted(np.cumsum(probs), u, side="right")), config.vocab_size - 1)
-        steps.append({"logits": last, "weights": weights, "probs": probs, "token": token})
-        text.append(token)
-    return steps
-
-
 def problem(prompt: str, vocab: Any, context: int, traditional: bool,
             words: dict[str, str] | None = None) -> str | None:
     """The sentence that refuses an opening the model cannot read, or None.
@@ -257,7 +196,7 @@ def problem(prompt: str, vocab: Any, context: int, traditional: bool,
     unknown = list(dict.fromkeys(ch for ch in text if ch not in vocab))
     if unknown:
         left, right = ("「", "」") if traditional else ("“", "”")
-        chars = ", ".join(f"{left}{shown_text(ch, False)}{right}" for ch in unknown)
+        chars = ", ".join(f"{left}{drawn_text(ch, False)}{right}" for ch in unknown)
         return words["unknown"].format(chars=chars, V=len(vocab))
     if len(text) > context:
         return words["too_long"].format(T=len(text), T_max=context)
@@ -300,8 +239,8 @@ def make_live_gpt_lab(tokenizer: Any, prompt: str = "明月", *, n_new: int = 22
     loaded = models()
     vocab = list(getattr(tokenizer, "vocab", []))
     if len(vocab) != loaded[0][0].vocab_size:
-        raise ValueError(f"tokenizer must be the Tang poems' CharTokenizer of {loaded[0][0].vocab_size} "
-                         f"characters; got {len(vocab)}")
+        raise ValueError(tr("tokenizer must be the Tang poems' CharTokenizer of {V} characters; got "
+                            "{n}").format(V=loaded[0][0].vocab_size, n=len(vocab)))
     traditional = language() == "zh-Hant"
     rounded = [half(p) for _, p in loaded]
     config = loaded[0][0]
@@ -333,25 +272,26 @@ def make_live_gpt_lab(tokenizer: Any, prompt: str = "明月", *, n_new: int = 22
         ids = tokenizer.encode(text)
         n = min(n_new, config.context + 1 - len(ids))  # the last position read is T_max - 1
         key = (text, temperature, n, model)
-        if key not in runs:
-            runs[key] = write(rounded[model], loaded[model][0], ids, n, temperature)
+        if key not in runs:  # as the page writes: greedy at temperature 0, else one Mulberry32 number a step
+            c = loaded[model][0]
+            runs[key] = list(gpt.generate_steps(
+                rounded[model], c, ids, n, temperature=temperature or 1.0, rng=Mulberry32(SEED),
+                use_cache=c.causal, greedy=temperature == 0))
         steps = runs[key]
         s = min(step, n)
         at = steps[s - 1]
-        context = [*ids.tolist(), *(st["token"] for st in steps[: s - 1])]
-        probs = at["probs"]
-        top = np.argsort(-probs, kind="stable")[:TOP_K]
-        rank = int(1 + (probs > probs[at["token"]]).sum())
-        show = lambda ids_: shown_text("".join(vocab[i] for i in ids_), traditional)  # noqa: E731
+        context = [*ids.tolist(), *(st.token for st in steps[: s - 1])]
+        top = at.top(TOP_K)
+        show = lambda ids_: drawn_text("".join(vocab[i] for i in ids_), traditional)  # noqa: E731
         how = words["greedy"] if temperature == 0 else words["sampled"].format(
-            temperature=f"{temperature:.1f}", rank=rank, V=config.vocab_size)
-        fields = {"step": s, "n": n, "context": show(context), "chosen": show([at["token"]]),
-                  "p": plot.number(float(probs[at["token"]]), 3), "how": how}
-        last = at["weights"][:, :, -1, :]  # (n_layers, n_heads, t): the query is the last character
+            temperature=f"{temperature:.1f}", rank=at.rank, V=config.vocab_size)
+        fields = {"step": s, "n": n, "context": show(context), "chosen": show([at.token]),
+                  "p": plot.number(float(at.probs[at.token]), 3), "how": how}
+        last = at.weights[:, :, -1, :]  # (n_layers, n_heads, t): the query is the last character
         return {
-            "problem": None, "ids": context, "written": [st["token"] for st in steps], "chosen": at["token"],
-            "logits": at["logits"], "weights": at["weights"], "top": top.tolist(), "top_probs": probs[top],
-            "rank": rank, "looks": [[int(np.argmax(row)) for row in layer] for layer in last],
+            "problem": None, "ids": context, "written": [st.token for st in steps], "chosen": at.token,
+            "logits": at.logits, "weights": at.weights, "top": top.tolist(), "top_probs": at.probs[top],
+            "rank": at.rank, "looks": [[int(np.argmax(row)) for row in layer] for layer in last],
             "fields": {"says": words["says"].format(**fields)},
         }
 
@@ -361,7 +301,7 @@ def make_live_gpt_lab(tokenizer: Any, prompt: str = "明月", *, n_new: int = 22
             fig = Figure(figsize=(8, 1))
             fig.text(0.02, 0.5, f["problem"], va="center")
             return fig
-        labels = list(shown_text("".join(vocab[i] for i in f["ids"]), traditional))
+        labels = list(drawn_text("".join(vocab[i] for i in f["ids"]), traditional))
         text = "".join(labels) if len(labels) <= 12 else "".join(labels[:12]) + "…"  # the title fits the grid
         return plot.head_grid(f["weights"], labels, title=title.format(text=text))
 
@@ -387,30 +327,22 @@ def make_live_gpt_lab(tokenizer: Any, prompt: str = "明月", *, n_new: int = 22
 
 
 class LiveLab(Lab):
-    """A Lab whose values also hold ``prompt``, free text typed in the page (checked by the frame)."""
+    """A Lab whose values also hold ``prompt``, free text typed in the page (checked by the frame, which
+    refuses an opening the model cannot read); a frame is cached under the opening and the controls."""
 
     def _checked(self, values: dict[str, Any]) -> dict[str, Any]:
         values = dict(values)
         prompt = values.pop("prompt", None)
         if not isinstance(prompt, str):
-            raise TypeError(f"prompt must be a string; got {type(prompt).__name__}")
+            raise TypeError(tr("prompt must be a string; got {type}").format(type=type(prompt).__name__))
         return {"prompt": prompt, **super()._checked(values)}
+
+    def _key(self, values: dict[str, Any]) -> tuple[Any, ...]:
+        return (values["prompt"], *super()._key(values))
 
     def set_values(self, **changes: Any) -> None:
         """Move controls or change the opening (``prompt=``); the page follows."""
         unknown = set(changes) - {"prompt", *self.controls}
         if unknown:
-            raise ValueError(f"no control named {sorted(unknown)}; controls are {sorted(self.controls)} "
-                             "and the opening is prompt")
+            raise ValueError(tr(NO_CONTROL).format(unknown=sorted(unknown), names=sorted(self.controls)))
         self.values = self._checked({**self.values, **changes})
-
-    def frame(self, **values: Any) -> dict[str, Any]:
-        values = self._checked({**self.values, **values})
-        key = tuple(values[n] for n in ["prompt", *self.controls])
-        if key not in self._frames:
-            self._frames[key] = self._frame(**values)
-        return self._frames[key]
-
-    @property
-    def readout(self) -> str:
-        return fill(self.spec["readout"], self.state["fields"])

@@ -3,7 +3,7 @@
 // kind of mask for every number of real tokens, and per setting the lengths, the sentences' names and
 // the readout; the page crops scores and mask to T and takes the kit's softmax (checked against
 // attnlib at every setting).
-import { colour, createLab, number, set, softmax, storedFrame, svg, text } from "./kit.js";
+import { colour, createLab, number, set, softmax, storedFrame, svg, text } from "../page/kit.js";
 
 const CELL = 31, LEFT = 150, GAP = 12, BAR = 16, ROW_GAP = 96, TOP = 44;
 // The narrow (phone) layout: a legend with both colour bars lying flat, then a picture per sentence with
@@ -146,7 +146,8 @@ function frame(spec, values) {
 function draw(v, f, spec, values) {
   const { d, size } = v;
   const T = values.seq_len;
-  // Only what changed is written (a step changes few of the ~400 texts; each write costs layout).
+  // Only what changed is worked out and written (a step changes few of the ~400 texts; each write costs
+  // layout): a cell keeps the value it shows, and the kit's `set` skips what is already there.
   v.rows.forEach((row, b) => {
     set(row.name, { text: f.names[b] });
     row.panels.forEach((panel, k) => {
@@ -159,6 +160,10 @@ function draw(v, f, spec, values) {
           if (cell.shown !== shown) { cell.g.style.display = shown ? "" : "none"; cell.shown = shown; }
           if (!shown) continue;
           const keep = f.keep[b][i][j];
+          // what the cell shows: a weight, a masked score, a score (a masked weight is exactly "0")
+          const value = k === 2 ? (keep ? f.weights[b][i][j] : "0") : k === 1 && !keep ? "−∞" : f.scores[b][i][j];
+          if (cell.value === value) continue;  // drawn already
+          cell.value = value;
           let fillColour, cellText, ink;
           if (k === 2) {
             const w = f.weights[b][i][j];
@@ -171,14 +176,13 @@ function draw(v, f, spec, values) {
             ({ fill: fillColour, text: ink } = colour(d.scores_cmap, -d.vmax, d.vmax, s));
             cellText = number(s, 2);
           }
-          if (cell.rect.getAttribute("fill") !== fillColour) cell.rect.setAttribute("fill", fillColour);
-          if (cell.label.textContent !== cellText) cell.label.textContent = cellText;
-          if (cell.label.getAttribute("fill") !== ink) cell.label.setAttribute("fill", ink);
+          set(cell.rect, { fill: fillColour });
+          set(cell.label, { text: cellText, fill: ink });
         }
       }
     });
   });
 }
 
-const lab = createLab({ build, frame, draw, reflows: true });
-export default lab;
+const pageModule = createLab({ build, frame, draw, reflows: true });
+export default pageModule;

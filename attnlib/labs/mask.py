@@ -15,8 +15,9 @@ from .. import plot
 from ..checks import check_choice, check_shape
 from ..core import attention_weights, causal_mask, padding_mask, scores
 from ..i18n import N_, tr
+from ..page import colour_table
 from ..validation import as_float_array, check_finite
-from .base import Control, Lab, colour_table, slider
+from .base import Control, Lab, slider
 
 MASK_TYPES = ("none", "padding", "causal", "both")
 MASK_NAMES = (N_("none"), N_("padding"), N_("causal"), N_("both"))  # how the page names them
@@ -147,8 +148,8 @@ def make_mask_lab(
             "masked_colour": plot.MASKED_COLOUR,
             "text": {"score": plot.kind_label("scores"), "weight": plot.kind_label("weights")}}
     lengths_ = ("seq_len", *(f"length_{b + 1}" for b in range(B)))
-    shown = {"lengths": lengths_, "names": lengths_, "fields.mask": ("mask",), "fields.T": ("seq_len",),
+    page_parts = {"lengths": lengths_, "names": lengths_, "fields.mask": ("mask",), "fields.T": ("seq_len",),
              "fields.real": lengths_, "fields.blocked": None, "fields.cells": ("seq_len",),
              "fields.leaks": None}
     return Lab("mask", controls, values, data, frame=frame, readout=tr(READOUT), snapshot=snapshot,
-               texts=["−∞"], shown=shown)
+               texts=["−∞"], page_parts=page_parts)

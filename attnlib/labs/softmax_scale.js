@@ -1,7 +1,7 @@
 // The softmax-scale lab (notebook 02): one row's weights as bars, and the entropy of every row
 // against the scale β. Python sends the weights, entropies and readouts for every setting (the page
 // looks them up) and the curves.
-import { axes, colour, createLab, fill, number, polyline, svg, text } from "./kit.js";
+import { axes, colour, createLab, fill, number, polyline, set, svg, text } from "../page/kit.js";
 
 // The wide layout (a desktop): both panels side by side in one picture. The narrow one (a phone's
 // column, 324 px): two pictures one above the other, each as wide as a phone's text allows, with the
@@ -59,28 +59,23 @@ function build(picture, spec, change, { narrow } = {}) {
   return { d, bars, columns, lines, mark, dot, sx, sy };
 }
 
+// Every write goes through the kit's `set`, which skips what is already there.
 function draw(v, f, spec, values) {
   const { d, bars } = v;
   f.weights.forEach((w, j) => {
     const { bar, label } = v.columns[j];
     const c = colour(d.cmap, 0, 1, w);
-    bar.setAttribute("y", bars.sy(w));
-    bar.setAttribute("height", bars.sy(0) - bars.sy(w));
-    bar.setAttribute("fill", c.fill);
-    bar.setAttribute("stroke", f.outlined[j] ? "black" : "none");
-    label.setAttribute("y", bars.sy(w) - 10);
-    label.textContent = number(w, 3);
+    set(bar, { y: bars.sy(w), height: bars.sy(0) - bars.sy(w), fill: c.fill, stroke: f.outlined[j] ? "black" : "none" });
+    set(label, { y: bars.sy(w) - 10, text: number(w, 3) });
   });
-  bars.title.textContent = fill(d.title, f.fields);
+  set(bars.title, { text: fill(d.title, f.fields) });
   v.lines.forEach((line, i) => {
-    line.setAttribute("stroke-width", i === values.query ? 3 : 1.2);
-    line.setAttribute("stroke-opacity", i === values.query ? 1 : 0.55);
+    set(line, { "stroke-width": i === values.query ? 3 : 1.2, "stroke-opacity": i === values.query ? 1 : 0.55 });
   });
   const x = v.sx(values.scale);
-  v.mark.setAttribute("x1", x); v.mark.setAttribute("x2", x);
-  v.dot.setAttribute("cx", x); v.dot.setAttribute("cy", v.sy(f.entropy));
-  v.dot.setAttribute("fill", d.colours[values.query]);
+  set(v.mark, { x1: x, x2: x });
+  set(v.dot, { cx: x, cy: v.sy(f.entropy), fill: d.colours[values.query] });
 }
 
-const lab = createLab({ build, draw, reflows: true });
-export default lab;
+const pageModule = createLab({ build, draw, reflows: true });
+export default pageModule;

@@ -15,8 +15,9 @@ from .. import plot
 from ..checks import check_shape
 from ..core import entropy, softmax
 from ..i18n import N_, tr
+from ..page import colour_table
 from ..validation import as_float_array
-from .base import Control, Lab, axis_spec, colour_table, fill, slider
+from .base import Control, Lab, axis_spec, fill, slider
 
 READOUT = N_("β = {scale:.1f} (temperature 1/β = {temperature}) · row {row}: largest weight {largest:.4f} "
              "on {top} · entropy {entropy:.4f} nats (uniform: {uniform:.4f})")
@@ -91,4 +92,4 @@ def make_softmax_scale_lab(
     }
     return Lab("softmax_scale", controls, {"query": query, "scale": scale}, data, frame=frame,
                readout=tr(READOUT), snapshot=snapshot,
-               shown={"weights": None, "outlined": None, "entropy": None, "fields": None})
+               page_parts={"weights": None, "outlined": None, "entropy": None, "fields": None})

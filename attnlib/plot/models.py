@@ -10,10 +10,9 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.axes import Axes
 
-from ..checks import check_shape, refuse
+from ..checks import check_positive_int, check_shape, refuse
 from ..core import masked_scores
 from ..i18n import N_, tr
-from ..validation import check_positive_int
 from .matrices import heatmap
 from .style import number, token_colour
 

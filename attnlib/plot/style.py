@@ -193,7 +193,8 @@ def number(x: float, digits: int) -> str:
     """``x`` rounded to ``digits`` decimals as Python's ``format`` rounds (ties to the even digit),
     with a real minus sign, never "−0.00" (a number that rounds to zero is "0.00"); −∞ is "−∞".
 
-    The labs' ``kit.js`` has the same function, ``number``; a browser test keeps the two equal.
+    The page kit (``attnlib/page/kit.js``) has the same function, ``number``; a test runs both on the same
+    numbers.
 
     Examples
     --------

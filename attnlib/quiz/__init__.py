@@ -18,14 +18,14 @@ The package holds three things:
   :data:`QUIZZES`, :func:`for_notebook`). Their Chinese texts are the catalogues
   ``attnlib/locale/<language>/quiz_bank.json``, one per language, keyed by the English text.
 - :mod:`.widget`: :class:`Question`, :func:`feedback` and the :class:`Quiz` widget.
-- ``quiz.js``: the page module that draws a quiz, on the labs' ``kit.js``. The same module draws it in
-  JupyterLab, in RISE, on the static site and in the offline slides.
+- ``quiz.js``: the page module that draws a quiz, on the page kit (``attnlib.page``). The same module
+  draws it in JupyterLab, in RISE, on the static site and in the offline slides.
 
 Taught in: 00 §Check your understanding
 """
 
 from .bank import QUIZZES, for_notebook
-from .widget import LETTERS, RIGHT, WORDS, WRONG, Question, Quiz, as_html, feedback, quiz, shown
+from .widget import LETTERS, RIGHT, WORDS, WRONG, Question, Quiz, as_html, feedback, quiz
 
 __all__ = [
     "LETTERS",
@@ -39,5 +39,4 @@ __all__ = [
     "feedback",
     "for_notebook",
     "quiz",
-    "shown",
 ]

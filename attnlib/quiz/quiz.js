@@ -2,7 +2,7 @@
 // buttons, its feedback line, and the score. Every word comes from Python in `spec` (the feedback for
 // every option as attnlib.quiz.feedback words it, the score line for every count); the page only picks
 // which one to show. The answers are the model's `values.choices`, kept in step with Python both ways.
-import { escapeHtml, keepKeysInLabs, useFonts } from "../labs/kit.js";
+import { escapeHtml, keepKeysInLabs, newId, useFonts } from "../page/kit.js";
 
 const QUIZ_STYLE = `
 .attn-quiz { color: #222; font-size: 15px; line-height: 1.4; max-width: 1100px; }
@@ -34,15 +34,13 @@ const QUIZ_STYLE = `
   background: #f3f4f6; padding: 0 3px; border-radius: 3px; }
 `;
 
-let quizCount = 0;
-
 function renderQuiz({ model, el }) {
   const spec = model.get("spec");
   let choices = [...model.get("values").choices];
   const root = document.createElement("div");
   root.className = "attn-quiz";
   useFonts(root, spec.fonts);
-  const id = `attn-quiz-${++quizCount}`;
+  const id = newId("quiz");  // the radio groups' names: unique on the page, whatever else it shows
   const questions = spec.questions.map((q, n) => {
     const options = q.options.map((words, i) => `
       <label class="option" data-option="${i}"><input type="radio" name="${id}-${n}" value="${i}">` +
@@ -106,5 +104,5 @@ function renderQuiz({ model, el }) {
   return () => model.off("change:values", onModel);
 }
 
-const lab = { render: renderQuiz };
-export default lab;
+const pageModule = { render: renderQuiz };
+export default pageModule;

@@ -1,9 +1,9 @@
 """The quiz widget: a question validated from plain data, its feedback, and the anywidget the page draws.
 
-The page module is ``quiz.js`` beside this file, on the labs' ``kit.js`` (``attnlib.labs.base.bundle``
-joins the two). Python puts every text the page can show into ``spec``, in the current language (the
-prompts, the lettered options, the feedback for every option as :func:`feedback` words it, and the score
-line for every count), and the page only shows them. The answers picked are the synced
+The page module is ``quiz.js`` beside this file, on the page kit (``attnlib.page``: ``kit.js``, the
+bundler and the widget base). Python puts every text the page can show into ``spec``, in the current
+language (the prompts, the lettered options, the feedback for every option as :func:`feedback` words
+it, and the score line for every count), and the page only shows them. The answers picked are the synced
 ``values["choices"]``: a click in the page reaches Python, and :meth:`Quiz.answer` moves the page.
 
 Every text is shown through ``tr`` (``attnlib.set_language``): the questions of the bank by their
@@ -18,15 +18,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import anywidget
 import traitlets
 
 from ..checks import check_index, check_keys, check_list
 from ..i18n import N_, tr
-from ..labs.base import bundle, fonts_for
+from ..page import PageWidget, fonts_for
 from .bank import for_notebook
 
-__all__ = ["LETTERS", "RIGHT", "WORDS", "WRONG", "Question", "Quiz", "as_html", "feedback", "quiz", "shown"]
+__all__ = ["LETTERS", "RIGHT", "WORDS", "WRONG", "Question", "Quiz", "as_html", "feedback", "quiz"]
 
 RIGHT, WRONG = N_("✔ Right."), N_("✘ Not quite.")
 # The widget's own words (besides RIGHT and WRONG), shown through tr().
@@ -101,12 +100,12 @@ def feedback(question: Question, choice: int) -> tuple[bool, str]:
     Serves: the quiz at the end of each notebook, not called in the notebooks by name.
     """
     right = choice == question.answer
-    verdict = shown(RIGHT if right else WRONG)
+    verdict = tr(RIGHT if right else WRONG)
     if len(question.explanations) == len(question.options):
-        return right, _sentences(verdict, shown(question.explanations[choice]))
+        return right, _sentences(verdict, tr(question.explanations[choice]))
     if right:
-        return True, _sentences(verdict, shown(question.explanations[0]))
-    try_again = shown(WORDS["try_again"]).format(option=shown(question.options[choice]))
+        return True, _sentences(verdict, tr(question.explanations[0]))
+    try_again = tr(WORDS["try_again"]).format(option=tr(question.options[choice]))
     return False, _sentences(verdict, try_again)
 
 
@@ -115,17 +114,9 @@ def _sentences(first: str, second: str) -> str:
     return first + second if first.endswith("。") else f"{first} {second}"
 
 
-def shown(text: str) -> str:
-    """``text`` in the current language, as the learner reads it.
-
-    Serves: the quiz at the end of each notebook, not called in the notebooks by name.
-    """
-    return tr(text)
-
-
 def _lettered(options: Sequence[str]) -> list[str]:
     # Letters let a lecturer poll the room: "hands up for b".
-    return [f"{letter}) {shown(text)}" for letter, text in zip(LETTERS, options, strict=False)]
+    return [f"{letter}) {tr(text)}" for letter, text in zip(LETTERS, options, strict=False)]
 
 
 def as_html(text: str) -> str:
@@ -136,7 +127,7 @@ def as_html(text: str) -> str:
     return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text, quote=False))
 
 
-class Quiz(anywidget.AnyWidget):
+class Quiz(PageWidget):
     """The questions one under another, each a group of lettered radio buttons with a feedback line,
     and a score; drawn in the page by ``quiz.js`` beside this module.
 
@@ -159,16 +150,11 @@ class Quiz(anywidget.AnyWidget):
     Serves: the quiz at the end of each notebook, not called in the notebooks by name.
     """
 
-    _esm = traitlets.Unicode().tag(sync=True)
-    spec = traitlets.Dict().tag(sync=True)
-    values = traitlets.Dict().tag(sync=True)
-
     def __init__(self, questions: Sequence[Question | Mapping[str, Any]], title: str = "") -> None:
         check_list(questions, "questions", expected=tr(_WANTED["questions"]))
         self.questions = [Question.from_data(q, i) for i, q in enumerate(questions, start=1)]
         self.title = title or tr(WORDS["title"])
-        spec = self._spec()
-        super().__init__(_esm=bundle("quiz"), spec=spec, values={"choices": [None] * len(self.questions)})
+        super().__init__("quiz", self._spec(), {"choices": [None] * len(self.questions)})
 
     def _spec(self) -> dict[str, Any]:
         total = len(self.questions)
@@ -176,14 +162,14 @@ class Quiz(anywidget.AnyWidget):
         questions, texts = [], [self.title, *scores]
         for q in self.questions:
             notes = [feedback(q, i) for i in range(len(q.options))]
-            texts += [shown(q.prompt), *_lettered(q.options), *(text for _, text in notes)]
+            texts += [tr(q.prompt), *_lettered(q.options), *(text for _, text in notes)]
             questions.append({
-                "prompt": as_html(shown(q.prompt)),
+                "prompt": as_html(tr(q.prompt)),
                 "letters": list(LETTERS[: len(q.options)]),
-                "options": [as_html(shown(o)) for o in q.options],
+                "options": [as_html(tr(o)) for o in q.options],
                 "feedback": [{"right": right, "html": as_html(text)} for right, text in notes],
             })
-        return {"name": "quiz", "title": self.title, "questions": questions, "scores": scores,
+        return {"title": self.title, "questions": questions, "scores": scores,
                 "fonts": fonts_for(texts)}
 
     # The answers ----------------------------------------------------------------------------------
@@ -239,13 +225,9 @@ class Quiz(anywidget.AnyWidget):
         """The questions and lettered options, without answers: what a viewer without widgets shows."""
         lines = [f"**{self.title}**", ""]
         for number, question in enumerate(self.questions, start=1):
-            lines.append(f"{number}. {shown(question.prompt)}")
+            lines.append(f"{number}. {tr(question.prompt)}")
             lines += [f"    - {label}" for label in _lettered(question.options)]
         return "\n".join(lines)
-
-    def page_state(self) -> dict[str, Any]:
-        """What a page with no kernel needs to draw the quiz: ``{"spec", "values"}``."""
-        return {"spec": self.spec, "values": dict(self.values)}
 
     def __repr__(self) -> str:
         return self.to_text()

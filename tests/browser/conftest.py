@@ -3,7 +3,7 @@
 Where no chromium is installed (a learner's laptop) these tests are skipped with the reason;
 in CI (``CI`` set) a missing browser is a failure, never a skip.
 On failure, a screenshot of the page is saved under ``test-artifacts/`` and named in the report.
-The server and page helpers live in ``tools.browser.helpers`` (the slide check and the benchmarks use them too).
+The server and page helpers live in ``tools.browser`` (``jupyter``, ``labs``, ``pages``; the slide check and the benchmarks use them too).
 """
 
 from __future__ import annotations
@@ -17,8 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.harness import missing
-from tools.browser.helpers import (
-    CHROMIUM_FLAGS,
+from tools.browser.jupyter import (
     NOTEBOOKS,
     JupyterLab,
     NotebookRun,
@@ -27,6 +26,7 @@ from tools.browser.helpers import (
     running_jupyter_lab,
     shut_down,
 )
+from tools.browser.pages import CHROMIUM_FLAGS
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"

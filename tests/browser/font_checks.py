@@ -22,7 +22,7 @@ from pathlib import Path
 import matplotlib as mpl
 import pytest
 
-from tools.browser.helpers import CHROMIUM_FLAGS, platform_fonts
+from tools.browser.pages import CHROMIUM_FLAGS, platform_fonts
 
 # Marks (data-cjk-face) every drawn element whose own text holds Chinese, outside the labs and quizzes
 # (their own font subsets) and the formulas; returns [the language it is written in, its weight].

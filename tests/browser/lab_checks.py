@@ -11,23 +11,17 @@ from typing import Any
 
 import numpy as np
 
-from attnlib import labs
+from attnlib import labs, page
 from attnlib.labs.base import _plain, fill
+from attnlib.labs.registry import LABS
 
 # The width of a lab on a 390 px phone (the site's column).
 PHONE_COLUMN = 324
 
 # What each lab's page frame holds besides its readout fields, compared with Python's frame to float
-# precision: looked up as Python sent it, or (the weights of the d_k and mask labs) computed by the kit's
-# softmax from the numbers Python sent.
-KEYS = {
-    "dot_product": ["a", "b", "foot", "proj", "theta"],
-    "softmax_scale": ["weights", "outlined", "entropy"],
-    "convex_hull": ["out"],
-    "dk": ["weights", "top", "uniform", "hist", "edges", "hist_top", "curves"],
-    "mask": ["scores", "weights", "keep", "lengths"],
-    "generation": ["weights", "top_probs", "p", "rank", "t", "sampled"],
-}
+# precision (attnlib.labs.LABS[name].page_keys): looked up as Python sent it, or (the weights of the d_k
+# and mask labs) computed by the kit's softmax from the numbers Python sent.
+KEYS = {name: list(entry.page_keys) for name, entry in LABS.items() if entry.page_keys}
 
 # At every setting: the page's frame against Python's (its numbers, its readout fields one by one), and
 # the readout it paints against Python's words.
@@ -90,7 +84,7 @@ def lab_page(lab: labs.Lab, name: str, folder: Path, width: int | None = None) -
     column = f"<div style='width:{width}px'>" if width else "<div>"
     path = folder / f"{name}.html"
     path.write_text("<!doctype html><meta charset='utf-8'><body style='margin:0'>" + column
-                    + labs.mount_html(name, lab.page_state(), "lab") + "</div>", encoding="utf-8")
+                    + page.mount_html(name, lab.page_state(), "lab") + "</div>", encoding="utf-8")
     return path
 
 

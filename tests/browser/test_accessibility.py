@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tools import build_slides
-from tools.browser.helpers import FONTS_READY_JS, show_slide_of
+from tools.browser.pages import FONTS_READY_JS, show_slide_of
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -19,7 +19,7 @@ import attnlib
 from attnlib import plot
 from attnlib.gpt.text import load_poems
 from attnlib.labs import make_live_gpt_lab
-from attnlib.labs.live_gpt import half, models, write
+from attnlib.labs.live_gpt import Mulberry32, half, models
 from tests import harness
 from tests.browser.lab_checks import COMPARE_JS, KEYS, LEGIBLE_JS, PHONE_COLUMN, WRITE_JS, expected, lab_page
 from tests.lab_cases import NAMES, build
@@ -121,10 +121,11 @@ def test_the_live_gpt_lab_writes_attnlibs_greedy_line(engine, tmp_path):
     lab = make_live_gpt_lab(poems.tokenizer)
     path = tmp_path / "live_gpt.html"
     path.write_text("<!doctype html><meta charset=utf-8><body>"
-                    + attnlib.labs.mount_html("live_gpt", lab.page_state(), "live"), encoding="utf-8")
+                    + attnlib.page.mount_html("live_gpt", lab.page_state(), "live"), encoding="utf-8")
     open_page(engine, path.as_uri(), '.attn-lab[data-lab="live_gpt"] .readout')
     config, params = models()[0]
     for opening in ["明月", "白日依山尽", "春"]:
         ids = np.asarray(poems.tokenizer.encode(opening))
         page = engine.call(WRITE_JS, [0, ids.tolist(), 16, 0, 0])
-        assert page == [s["token"] for s in write(half(params), config, ids, 16, 0)], opening
+        steps = attnlib.gpt.generate_steps(half(params), config, ids, 16, rng=Mulberry32(0), greedy=True)
+        assert page == [s.token for s in steps], opening

@@ -4,18 +4,17 @@ Each lab is built in Python, mounted on a page with no kernel (as the site and t
 and then, for every setting: the page's frame (what it looked up in the numbers Python sent, plus the
 weights the d_k and mask labs compute with the kit's one softmax) is compared with the Python frame
 computed with attnlib, field by field of the readout too, and the readout the page paints is compared,
-as text, with the readout Python fills from its frame. The kit's softmax is also compared with
-attnlib's on rows of its own.
+as text, with the readout Python fills from its frame. (The kit's number, fill and softmax are compared
+with their Python twins on inputs of their own, in Node: tests/test_page_twins.py.)
 """
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 import attnlib
-from attnlib import labs, plot
-from attnlib.labs.base import KIT
+from attnlib import plot
+from attnlib.page import mount_html
 from tests.browser.lab_checks import COMPARE_JS, KEYS, LEGIBLE_JS, PHONE_COLUMN, expected, lab_page
 from tests.lab_cases import NAMES, build
 
@@ -35,50 +34,6 @@ def test_page_frames_equal_attnlib_at_every_setting(name, language, page, tmp_pa
     assert not errors, errors
     assert result["count"] == 0, f"{name}: {result['count']} of {len(settings)} settings differ: {result['problems']}"
     assert result["worst"] < 1e-12, f"{name}: the page's numbers differ from attnlib's by {result['worst']:.2e}"
-
-
-def test_the_page_writes_numbers_as_attnlib_does(page):
-    """kit.js ``number`` and ``attnlib.plot.number``: the same text for every number and precision,
-    ties (0.125, 2.5), negative zeros (−0.0, −0.001 at 2 decimals) and −∞ included."""
-    rng = np.random.default_rng(7)
-    values = [0.125, 0.375, 2.5, -2.5, 0.5, -0.5, 1.005, -0.0, -0.001, -0.0004, 0.0005, -0.0005, 1e-17,
-              123.456, -7.25, 0.045, 1 / 3, -2 / 3, *rng.normal(scale=3, size=200).tolist(),
-              *(np.round(rng.normal(size=100), 3) + 0.0005).tolist()]
-    cases = [(v, d) for v in values for d in range(5)]
-    script = KIT.read_text(encoding="utf-8") + "\nwindow.__number = number;\n"
-    page.set_content(f"<!doctype html><meta charset='utf-8'><script type='module'>{script}</script>")
-    page.wait_for_function("typeof window.__number === 'function'")
-    shown = page.evaluate("(cases) => cases.map(([v, d]) => window.__number(v, d))", cases)
-    shown.append(page.evaluate("() => window.__number(-Infinity, 2)"))
-    wanted = [plot.number(v, d) for v, d in cases] + [plot.number(-np.inf, 2)]
-    differ = [(c, a, b) for c, a, b in zip([*cases, (-np.inf, 2)], shown, wanted, strict=True) if a != b]
-    assert not differ, f"{len(differ)} numbers differ (value, digits), page, Python: {differ[:8]}"
-
-
-def test_the_kits_softmax_is_attnlibs(page):
-    """kit.js ``softmax`` (the one piece of math a page does) against ``attnlib.softmax``, with a mask
-    as attnlib masks (blocked scores at −∞): rows of 1 to 64 entries, scales from 1e-3 to 1e3, ties,
-    masks that keep one entry or all."""
-    rng = np.random.default_rng(3)
-    rows, keeps = [], []
-    for n in [1, 2, 3, 5, 8, 13, 64, 64]:
-        for scale in (1e-3, 1.0, 30.0, 1e3):
-            row = rng.normal(scale=scale, size=n)
-            keep = rng.random(n) < 0.6
-            keep[rng.integers(n)] = True  # a query always sees a key
-            rows += [row, np.round(row)]  # rounded rows have ties
-            keeps += [keep, np.ones(n, dtype=bool)]
-    script = KIT.read_text(encoding="utf-8") + "\nwindow.__softmax = softmax;\n"
-    page.set_content(f"<!doctype html><meta charset='utf-8'><script type='module'>{script}</script>")
-    page.wait_for_function("typeof window.__softmax === 'function'")
-    got = page.evaluate("(cases) => cases.map(([row, keep]) => window.__softmax(row, keep))",
-                        [[r.tolist(), k.tolist()] for r, k in zip(rows, keeps, strict=True)])
-    plain = page.evaluate("(rows) => rows.map((row) => window.__softmax(row))", [r.tolist() for r in rows])
-    for row, keep, masked, whole in zip(rows, keeps, got, plain, strict=True):
-        np.testing.assert_allclose(whole, attnlib.softmax(row), rtol=0, atol=1e-15)
-        expected = np.where(keep, attnlib.softmax(np.where(keep, row, -np.inf)), 0.0)
-        np.testing.assert_allclose(masked, expected, rtol=0, atol=1e-15)
-        assert all(m == 0.0 for m, k in zip(masked, keep, strict=True) if not k)  # blocked: exactly 0
 
 
 _BARS = """
@@ -107,7 +62,7 @@ def test_the_generation_lab_always_shows_the_sampled_character(page, tmp_path):
     assert min(ranks) <= top_k < max(ranks)  # both cases occur in the stored generations
     path = tmp_path / "generation.html"
     path.write_text("<!doctype html><meta charset='utf-8'><body>"
-                    + labs.mount_html("generation", lab.page_state(), "lab"), encoding="utf-8")
+                    + mount_html("generation", lab.page_state(), "lab"), encoding="utf-8")
     page.goto(path.as_uri())
     page.wait_for_selector(".attn-lab svg.figure")
     shown = page.evaluate(_BARS, settings)

@@ -17,8 +17,9 @@ import pytest
 
 from attnlib import gpt
 from attnlib.gpt.text import load_poems
-from attnlib.labs import make_live_gpt_lab, mount_html
-from attnlib.labs.live_gpt import half, models, problem, write
+from attnlib.labs import make_live_gpt_lab
+from attnlib.labs.live_gpt import SEED, Mulberry32, half, models, problem
+from attnlib.page import mount_html
 from tests.browser.lab_checks import WRITE_JS
 
 SELECTOR = '.attn-lab[data-lab="live_gpt"]'
@@ -67,6 +68,14 @@ WEIGHTS_JS = """async (model) => {
 
 def unpack(b64: str, shape: tuple[int, ...]) -> np.ndarray:
     return np.frombuffer(base64.b64decode(b64), dtype="<f8").reshape(shape)
+
+
+def written(params, config, ids, n: int, temperature: float) -> list[int]:
+    """What the lab writes in Python: attnlib.gpt.generate_steps, greedy at temperature 0, else sampled
+    with one number of the generator the page shares with Python per step."""
+    steps = gpt.generate_steps(params, config, ids, n, temperature=temperature or 1.0, rng=Mulberry32(SEED),
+                               greedy=temperature == 0)
+    return [s.token for s in steps]
 
 
 @pytest.fixture(scope="module")
@@ -141,15 +150,14 @@ def test_greedy_and_sampled_lines_are_attnlibs(lab_page, poems):
     rounded = half(params)
     prompts = [p[: 1 + i % 6] for i, p in enumerate(openings(poems))]  # 1-6 characters, 24 openings
     for ids in prompts:
-        page = lab_page.evaluate(WRITE_JS, [0, ids.tolist(), 16, 0, 0])
-        steps = write(rounded, config, ids, 16, 0)
-        assert page == [s["token"] for s in steps], f"greedy after {tok.decode(ids)!r}"
+        page = lab_page.evaluate(WRITE_JS, [0, ids.tolist(), 16, 0, SEED])
+        assert page == written(rounded, config, ids, 16, 0), f"greedy after {tok.decode(ids)!r}"
         # and attnlib's own cached generation, near-greedy (a tiny temperature), agrees
         cached, _ = gpt.generate(rounded, config, ids, 16, temperature=1e-6, rng=np.random.default_rng(0))
         assert page == cached[ids.size :].tolist()
     for ids in prompts[:8]:  # sampled, with the seeded generator the page and Python share
-        page = lab_page.evaluate(WRITE_JS, [0, ids.tolist(), 16, 0.8, 0])
-        assert page == [s["token"] for s in write(rounded, config, ids, 16, 0.8)]
+        page = lab_page.evaluate(WRITE_JS, [0, ids.tolist(), 16, 0.8, SEED])
+        assert page == written(rounded, config, ids, 16, 0.8)
 
 
 @pytest.mark.parametrize("prompt", ["明月", "樓", "", "abc明", "月" * 64, "月" * 65, "白日依山尽"])

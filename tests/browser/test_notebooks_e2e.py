@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from tools.browser.helpers import notebook_names
+from tools.browser.jupyter import notebook_names
 
 
 @pytest.mark.parametrize("notebook", notebook_names())

@@ -30,7 +30,8 @@ import pytest
 import attnlib
 from attnlib.quiz import as_html, feedback, quiz
 from tools import build_slides, offline_pages
-from tools.browser.helpers import NOTEBOOKS, Watch, on_its_slide, show_slide_of
+from tools.browser.jupyter import NOTEBOOKS
+from tools.browser.pages import Watch, on_its_slide, show_slide_of
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -219,7 +220,11 @@ def test_the_quiz_on_an_offline_slide_answers_and_keeps_the_arrow_keys(browser, 
         for key, move in [("ArrowRight", 1), ("ArrowDown", 1), ("ArrowLeft", -1), ("ArrowUp", -1)]:
             before = page.evaluate(SHOWN_JS, [handle, 0])["checked"]
             page.keyboard.press(key)
-            page.wait_for_timeout(50)
+            page.wait_for_function(f"(args) => ({SHOWN_JS})(args).checked === args[2]",
+                                   arg=[handle, 0, (before + move) % n_options])
+            # The slide must NOT move: give reveal.js two animation frames after the quiz took the key (a
+            # slide change starts within them), then look.
+            page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
             same_slide(f"{language} deck, {key} in the quiz")
             shown = page.evaluate(SHOWN_JS, [handle, 0])
             assert shown["checked"] == (before + move) % n_options, (key, shown)
@@ -245,7 +250,7 @@ def test_the_quiz_in_jupyterlab_follows_python_both_ways(browser, jupyter_lab):
     the arrow keys in the quiz choose an option without moving the notebook's active cell."""
     import nbformat
 
-    from tools.browser.helpers import in_kernel, open_notebook, run_all, shut_down
+    from tools.browser.jupyter import in_kernel, kernel_prints, open_notebook, run_all, shut_down
 
     nb = nbformat.v4.new_notebook()
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
@@ -270,11 +275,7 @@ def test_the_quiz_in_jupyterlab_follows_python_both_ways(browser, jupyter_lab):
         # Page -> Python
         root.locator('fieldset[data-question="0"] label.option[data-option="1"]').click()
         page.wait_for_function("(r) => JSON.parse(r.dataset.choices)[0] === 1", arg=handle)
-        deadline = 50
-        while kernel("print(q.choices)") != "[1, None, None, None]" and deadline:
-            page.wait_for_timeout(100)
-            deadline -= 1
-        assert kernel("print(q.choices)") == "[1, None, None, None]"
+        assert kernel_prints(page, "print(q.choices)", "[1, None, None, None]"), kernel("print(q.choices)")
         shown = page.evaluate(SHOWN_JS, [handle, 0])
         assert shown["feedback"] == page.evaluate(AS_PAGE_HTML, as_html(kernel("print(q.note(0)[1])")))
         assert kernel("print(q.note(0)[1])") == expected.notes[0][1][1]
@@ -294,11 +295,7 @@ def test_the_quiz_in_jupyterlab_follows_python_both_ways(browser, jupyter_lab):
             page.keyboard.press(key)
             assert page.evaluate(SHOWN_JS, [handle, 0])["checked"] == option, key
             assert page.evaluate(ACTIVE_CELL_JS) == 0, f"{key} in the quiz moved the notebook's active cell"
-        deadline = 50
-        while kernel("print(q.choices[0])") != "2" and deadline:
-            page.wait_for_timeout(100)
-            deadline -= 1
-        assert kernel("print(q.choices[0])") == "2"
+        assert kernel_prints(page, "print(q.choices[0])", "2"), kernel("print(q.choices[0])")
         shut_down(page, name)
     finally:
         context.close()

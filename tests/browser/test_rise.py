@@ -10,11 +10,11 @@ every slide can be shown whole: it fits, or it scrolls within the screen, and no
 from __future__ import annotations
 
 import json
-import time
 from importlib import metadata
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -108,13 +108,21 @@ def present_and_run(jupyter_lab, page, name: str, source: str, shown: str, timeo
     page.wait_for_selector(".reveal .slides section", timeout=60_000)
     page.keyboard.press("ArrowRight")
     cell = page.locator(".reveal section.present .jp-CodeCell").first
-    deadline = time.monotonic() + timeout_s
-    while page.locator(shown).count() == 0:  # the kernel may still be starting
-        assert time.monotonic() < deadline, f"{shown} never showed on the slide"
-        if page.locator(".reveal .jp-OutputArea-output").count() == 0:
-            cell.locator(".jp-InputArea-prompt").click()
-            page.keyboard.press("Shift+Enter")
-        page.wait_for_timeout(1000)
+    # the toolbar's kernel indicator (hidden during the show) turns idle once the kernel answers
+    page.locator(".jp-Notebook-ExecutionIndicator[data-status=idle]").wait_for(state="attached",
+                                                                              timeout=timeout_s * 1000)
+    # It can say idle while the page's session is still starting, and a run sent then is dropped
+    # without a trace: send it again until the prompt shows it was taken ([*] or a number, not [ ]).
+    taken = "(cell) => !/\\[ \\]/.test(cell.querySelector('.jp-InputPrompt').textContent)"
+    for attempt in range(5):
+        cell.locator(".jp-InputArea-prompt").click()
+        page.keyboard.press("Shift+Enter")
+        try:
+            page.wait_for_function(taken, arg=cell.element_handle(), timeout=timeout_s * 1000 / 5)
+            break
+        except PlaywrightTimeout:
+            assert attempt < 4, "the cell never ran on the slide"
+    page.locator(shown).first.wait_for(timeout=timeout_s * 1000)
 
 
 @NEEDS_PINNED_WIDGETS
@@ -163,6 +171,23 @@ RISE_SLIDE_JS = """() => {
 }"""
 
 
+# The slide on show has come to rest: no transition runs in the deck (getAnimations() also starts those a
+# class change just asked for), and its place and RISE's scroll style are the same on two frames in a row.
+RISE_AT_REST_JS = """() => {
+  if (document.querySelector('.reveal .slides').getAnimations({subtree: true}).length) {
+    window.__riseAt = null;
+    return false;
+  }
+  const present = [...document.querySelectorAll('.reveal .slides section.present')];
+  const slide = present[present.length - 1];
+  const box = slide.getBoundingClientRect();
+  const at = JSON.stringify([box.left, box.top, box.bottom, slide.style.cssText]);
+  const resting = window.__riseAt === at;
+  window.__riseAt = at;
+  return resting;
+}"""
+
+
 def test_every_live_slide_of_a_deck_can_be_shown_whole(jupyter_lab, page):
     """01 in RISE at 1280×720, walked with the space bar: each slide fits or scrolls, none runs off the right."""
     page.set_viewport_size({"width": 1280, "height": 720})
@@ -171,13 +196,9 @@ def test_every_live_slide_of_a_deck_can_be_shown_whole(jupyter_lab, page):
     page.wait_for_selector(".reveal section.present mjx-container", timeout=30_000)
     seen, problems = [], []
     for _ in range(200):
-        now, before = None, {}
-        for _ in range(40):  # until the slide has come to rest (its transition) and RISE has set its scroll
-            page.wait_for_timeout(150)
-            now = page.evaluate(RISE_SLIDE_JS)
-            if now["at"] == before.get("at"):
-                break
-            before = now
+        page.evaluate("() => { window.__riseAt = null; }")
+        page.wait_for_function(RISE_AT_REST_JS)
+        now = page.evaluate(RISE_SLIDE_JS)
         seen.append(now["text"])
         if not (now["fits"] or now["scrolls"]):
             problems.append(f"slide {len(seen)} ({now['text']!r}) runs below the screen and does not scroll: {now['at']}")

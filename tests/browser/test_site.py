@@ -28,13 +28,8 @@ from tests.browser import font_checks
 from tests.browser.font_checks import face_problems
 from tests.browser.page_checks import PROSE_JS, RAW_TEX, stored_labs, with_labs
 from tools import build_site, offline_pages
-from tools.browser.helpers import (
-    CJK_FONT_LOADED_JS,
-    FONTS_READY_JS,
-    Watch,
-    platform_fonts,
-    walk_labs,
-)
+from tools.browser.labs import walk_labs
+from tools.browser.pages import CJK_FONT_LOADED_JS, FONTS_READY_JS, Watch, platform_fonts
 
 ROOT = Path(__file__).resolve().parents[2]
 bare_browser, bare_page = font_checks.bare_browser, font_checks.bare_page  # fixtures: no system CJK font
@@ -173,7 +168,10 @@ def assert_faces_of_the_script(page, site, edition, bundled_only: bool) -> None:
     page.goto((site / lang / f"{edition.stem}.html").as_uri())
     page.evaluate(CJK_FONT_LOADED_JS)
     page.evaluate(FONTS_READY_JS)
-    page.wait_for_timeout(300)
+    # Once both bundled weights are in, the page sets a font setting no text used yet, so every text picks
+    # its fonts anew (tools/templates/cjk_head.html.j2); two animation frames later that layout is drawn.
+    page.wait_for_function("() => document.documentElement.style.fontFeatureSettings !== ''")
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
     marked, problems = face_problems(page, lang, bundled_only=bundled_only)
     assert marked > 50
     assert not problems, f"{len(problems)} of {marked} Chinese texts:\n" + "\n".join(problems[:10])
@@ -278,11 +276,14 @@ def test_every_page_has_the_contents_and_an_outline_of_every_h2_and_lab(site):
         assert len(names) == 10
         for path in notebooks:
             page = (edition_dir(site, language) / f"{path.stem}.html").read_text(encoding="utf-8")
-            contents = re.search(r'<nav class="site-contents".*?</nav>', page, re.S).group(0)
-            assert re.findall(r'<a href="([^"]+)"', contents) == names
-            assert re.findall(r'<a href="([^"]+)" aria-current="page"', contents) == [f"{path.stem}.html"]
-            outline = re.search(r'<nav class="site-outline".*?</nav>', page, re.S).group(0)
-            targets = [unquote_attr(h) for h in re.findall(r'<a href="#([^"]+)"', outline)]
+            # (attributes in any order: nbconvert writes a page's elements with theirs sorted)
+            contents = re.search(r'<nav [^>]*class="site-contents".*?</nav>', page, re.S).group(0)
+            links = [(re.search(r'href="([^"]+)"', a).group(1), 'aria-current="page"' in a)
+                     for a in re.findall(r"<a ([^>]*)>", contents)]
+            assert [href for href, _ in links] == names
+            assert [href for href, current in links if current] == [f"{path.stem}.html"]
+            outline = re.search(r'<nav [^>]*class="site-outline".*?</nav>', page, re.S).group(0)
+            targets = [unquote_attr(h) for h in re.findall(r'<a [^>]*href="#([^"]+)"', outline)]
             main = page[page.index("<main"):]
             h2 = [unquote_attr(h) for h in re.findall(r'<h2 id="([^"]+)"', main)]
             labs = re.findall(r'class="attn-lab-mount" id="(lab-\d+)"', main)

@@ -25,13 +25,8 @@ from tests.browser import font_checks
 from tests.browser.font_checks import face_problems
 from tests.browser.page_checks import PROSE_JS, RAW_TEX, stored_labs, with_labs
 from tools import build_slides, slide_fit
-from tools.browser.helpers import (
-    CJK_FONT_LOADED_JS,
-    FONTS_READY_JS,
-    on_its_slide,
-    show_slide_of,
-    walk_labs,
-)
+from tools.browser.labs import walk_labs
+from tools.browser.pages import CJK_FONT_LOADED_JS, FONTS_READY_JS, on_its_slide, show_slide_of
 
 ROOT = Path(__file__).resolve().parents[2]
 bare_browser, bare_page = font_checks.bare_browser, font_checks.bare_page  # fixtures: no system CJK font
@@ -329,7 +324,10 @@ def test_the_index_of_the_decks_draws_its_chinese_with_the_bundled_font(bare_pag
     bare_page.goto((edition_decks if language == "en" else edition_decks / language).joinpath("index.html").as_uri())
     assert "loaded" in bare_page.evaluate(CJK_FONT_LOADED_JS), "the bundled CJK font did not load"
     bare_page.evaluate(FONTS_READY_JS)
-    bare_page.wait_for_timeout(300)
+    # the index sets a new font setting once the bundled faces are in, so every text picks its fonts anew
+    # (tools/templates/cjk_head.html.j2); two animation frames later that layout is drawn
+    bare_page.wait_for_function("() => document.documentElement.style.fontFeatureSettings !== ''")
+    bare_page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
     marked, problems = face_problems(bare_page, language, bundled_only=True)
     assert marked >= 2  # the other languages' names, and a Chinese title or two
     assert not problems, "\n".join(problems[:5])
@@ -342,7 +340,10 @@ def test_the_index_of_the_decks_draws_its_chinese_with_a_face_of_its_script(page
     page.goto((edition_decks if language == "en" else edition_decks / language).joinpath("index.html").as_uri())
     page.evaluate(CJK_FONT_LOADED_JS)
     page.evaluate(FONTS_READY_JS)
-    page.wait_for_timeout(300)
+    # the index sets a new font setting once the bundled faces are in, so every text picks its fonts anew
+    # (tools/templates/cjk_head.html.j2); two animation frames later that layout is drawn
+    page.wait_for_function("() => document.documentElement.style.fontFeatureSettings !== ''")
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
     marked, problems = face_problems(page, language, bundled_only=False)
     assert marked >= 2
     assert not problems, "\n".join(problems[:5])

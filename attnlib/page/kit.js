@@ -1,13 +1,15 @@
-// What every lab's page module shares: controls, SVG drawing, scales, colours, number formatting,
-// fonts, the lookup of a setting's frame, and the two ways a lab is mounted (anywidget in Jupyter; a
-// stored state on a static page). The numbers come from attnlib (the lab's `spec`): each setting's
-// frame is looked up in `spec.frames`, which Python filled; this file only arranges and draws them.
+// What every page module (each lab, the quiz) shares: controls, SVG drawing, scales, colours, number
+// formatting, fonts, ids, the lookup of a setting's frame, and the two ways a module is mounted (anywidget
+// in Jupyter; a stored state on a static page, attnlib.page.mount_html). The numbers come from attnlib
+// (the lab's `spec`): each setting's frame is looked up in `spec.frames`, which Python filled; this file
+// only arranges and draws them.
 // Its one piece of math is `softmax`, for the labs with too many settings to list (checked against
-// attnlib by the browser tests).
+// attnlib by the browser tests). A lab's `spec` has the shape written in spec.types.js (generated from
+// attnlib/page/contract.py); the functions here with a Python twin (number, fill, entries, storedFrame,
+// upperIndex, clamp, softmax) are run in Node beside their twins by tests/test_page_twins.py.
 
 export const SVG_NS = "http://www.w3.org/2000/svg";
 export const GREY = "#9a9a9a";
-export const TOKEN_COLOURS = ["#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860"];
 const FONT = '"DejaVu Sans", Verdana, sans-serif';
 
 // ---- SVG ---------------------------------------------------------------------------------------------
@@ -18,16 +20,27 @@ export function svg(tag, attrs = {}, parent = null) {
   return node;
 }
 
+// Attributes (null: removed) and `text`, each written only when it differs from what the node holds:
+// the page redoes style, layout or paint for every write, even of the value already there.
 export function set(node, attrs) {
   for (const [key, value] of Object.entries(attrs)) {
     if (key === "text") {
-      if (node.textContent !== value) node.textContent = value;
+      const words = value === null || value === undefined ? "" : String(value);
+      if (node.textContent !== words) node.textContent = words;
     } else if (value === null || value === undefined) {
-      node.removeAttribute(key);
+      if (node.hasAttribute(key)) node.removeAttribute(key);
     } else {
-      node.setAttribute(key, value);
+      const written = String(value);
+      if (node.getAttribute(key) !== written) node.setAttribute(key, written);
     }
   }
+  return node;
+}
+
+// A node shown or hidden (display: none), written only when that changes.
+export function show(node, shown) {
+  const display = shown ? "" : "none";
+  if (node.style.display !== display) node.style.display = display;
   return node;
 }
 
@@ -91,7 +104,7 @@ export function polyline(points) {
 }
 
 // ---- colours -----------------------------------------------------------------------------------------
-// table: {fill: [hex...], text: ["black"|"white"...]} made by attnlib.labs.base.colour_table.
+// table: {fill: [hex...], text: ["black"|"white"...]} made by attnlib.page.colour_table.
 export function colour(table, lo, hi, value) {
   const n = table.fill.length;
   const t = Math.min(1, Math.max(0, (value - lo) / (hi - lo)));
@@ -105,16 +118,23 @@ export function barFill(table, weight) {
 }
 
 // ---- numbers -----------------------------------------------------------------------------------------
-// Python's format(x, ".Nf") (exact decimal value, ties to even), a real minus sign, no "−0.00".
+// Python's format(x, ".Nf") (exact decimal value, ties to even), a real minus sign, no "−0.00"
+// (attnlib.plot.number is its twin; tests/test_page_twins.py runs both on the same numbers).
 export function number(x, digits) {
+  x = Number(x);  // as Python's float(x): true is 1
   if (x === -Infinity) return "−∞";
+  if (!Number.isFinite(x)) return x > 0 ? "inf" : "nan";  // as Python writes them
+  if (Math.abs(x) >= 1e21) {  // toFixed turns to exponents here; such a double is a whole number
+    const whole = BigInt(Math.abs(x)).toString() + (digits > 0 ? "." + "0".repeat(digits) : "");
+    return x < 0 ? "−" + whole : whole;
+  }
   let s = x.toFixed(digits);
   const exact = Math.abs(x).toFixed(Math.min(100, digits + 40));
   const rest = exact.slice(exact.indexOf(".") + 1 + digits);
   if (/^50*$/.test(rest)) {  // a tie: toFixed rounds it away from zero, Python to the even digit
-    const down = (Math.sign(x) * Math.floor(Math.abs(x) * 10 ** digits)) / 10 ** digits;
-    const last = Math.floor(Math.abs(x) * 10 ** digits) % 10;
-    if (last % 2 === 0) s = down.toFixed(digits);
+    // exact's digits cut after the last one kept (no arithmetic: x·10^digits may not be a double)
+    const down = exact.slice(0, exact.indexOf(".") + 1 + digits).replace(/\.$/, "");
+    if (Number(down.slice(-1)) % 2 === 0) s = (x < 0 ? "-" : "") + down;
   }
   if (Number(s) === 0) s = (0).toFixed(digits);
   return s.replace("-", "−");
@@ -133,7 +153,7 @@ export function fill(template, fields) {
     if (!(name in fields)) throw new Error(`template field ${name} missing`);
     const v = fields[name];
     if (typeof v === "string") return escapeHtml(v);
-    return digits === undefined ? String(Math.trunc(v)) : number(v, Number(digits));
+    return digits === undefined ? BigInt(Math.trunc(v)).toString() : number(v, Number(digits));
   });
 }
 
@@ -154,9 +174,10 @@ export function control(spec, name) {
   return found;
 }
 
-// A column of numbers sent packed (base64 float64, attnlib.labs.base._packed), decoded once.
+// A column's entries: as sent, or, packed (base64 float64, attnlib.labs.base._packed, whose twin this
+// is), decoded once.
 const unpacked = new WeakMap();
-function entries(column) {
+export function entries(column) {
   if (Array.isArray(column)) return column;
   if (!unpacked.has(column)) {
     const bytes = Uint8Array.from(atob(column.f64), (c) => c.charCodeAt(0));
@@ -167,7 +188,7 @@ function entries(column) {
 
 // What Python sent for this setting: each table of spec.frames holds some paths of the frame ("weights",
 // "fields.dot") for every setting of the controls they depend on, the last control fastest
-// (attnlib.labs.base.Lab.page_frame is its twin).
+// (attnlib.labs.base.Lab.page_frame is its twin). spec: a LabSpec (spec.types.js).
 export function storedFrame(spec, values) {
   const frame = {};
   for (const table of spec.frames) {
@@ -188,7 +209,7 @@ export function storedFrame(spec, values) {
 
 // softmax over the entries a query may attend to; blocked entries get exactly 0. The one piece of
 // math a page does (where a lab has too many settings to list); the browser tests compare its result
-// with attnlib at every setting, and on rows of their own.
+// with attnlib at every setting, and tests/test_page_twins.py on rows of its own.
 export function softmax(row, keep = null) {
   let top = -Infinity;
   row.forEach((v, j) => { if ((!keep || keep[j]) && v > top) top = v; });
@@ -262,14 +283,22 @@ const STYLE = `
 }
 `;
 
-// ---- controls ----------------------------------------------------------------------------------------
-// Each lab's page module is a module of its own (a bundle per lab), so the counter alone would repeat
-// across labs on one page: two toggles named alike would be one radio group, and the arrow keys
-// would jump from one lab to the other. A random tag per module keeps the ids apart.
-let uid = 0;
-const UID_TAG = Math.random().toString(36).slice(2, 8);
+// ---- ids -------------------------------------------------------------------------------------------------
+// Every id and radio-group name a page module writes comes from here. Each widget runs its own copy of its
+// module (anywidget loads one per widget; a site page or a deck inlines one bundle per widget), so a count
+// kept in the module would start again in each: two quizzes or two toggles named alike would be one radio
+// group (answering one unchecks the other) and the arrow keys would jump between them. The count is kept
+// on the window, which every copy on the page shares.
+export function newId(kind) {
+  globalThis.__attnPageIds = (globalThis.__attnPageIds || 0) + 1;
+  return `attn-${kind}-${globalThis.__attnPageIds}`;
+}
 
-function upperIndex(control, values) {
+// ---- controls ----------------------------------------------------------------------------------------
+
+// The index of the largest option a control allows at these values (attnlib.labs.base.Control.max
+// is its twin); clamp below follows Lab._checked.
+export function upperIndex(control, values) {
   const options = control.options;
   if (!control.limit) return options.length - 1;
   const cap = values[control.limit];
@@ -296,7 +325,7 @@ function mountControls(bar, controls, values, onChange) {
     box.dataset.control = c.name;
     box.dataset.kind = c.kind;
     bar.appendChild(box);
-    const id = `attn-lab-${UID_TAG}-${++uid}`;
+    const id = newId("lab");
     if (c.kind === "slider") {
       box.innerHTML = `<label class="name" for="${id}"></label><input type="range" id="${id}" min="0" step="1"><output for="${id}"></output>`;
       const [label, input, out] = box.children;
@@ -397,8 +426,8 @@ export function createLab(def) {
     keepKeysInLabs();
     const [, bar, picture, readout] = root.children;
     // the picture's text alternative is the readout, which says in words what it shows
-    readout.id = `attn-lab-${UID_TAG}-${++uid}`;
-    let change = null, view = null, narrow = null;
+    readout.id = newId("lab");
+    let change = null, view = null, narrow = null, shownWords = null;
     // (Re)builds the picture when there is none yet or the width crossed NARROW_PX; says whether it did.
     // build may add controls of its own (a text box, buttons): they change the setting through
     // `change(name, value)`, the same path as the kit's controls.
@@ -418,7 +447,7 @@ export function createLab(def) {
       const frame = def.frame(spec, values);
       def.draw(view, frame, spec, values);
       const words = fill(spec.readout, frame.fields);
-      if (readout.innerHTML !== words) readout.innerHTML = words;
+      if (words !== shownWords) { readout.innerHTML = words; shownWords = words; }
       root.dataset.values = JSON.stringify(values);
     };
     change = (name, value) => {
@@ -464,6 +493,6 @@ export function staticModel(state) {
   };
 }
 
-export function mountStatic(lab, el, state) {
-  return lab.render({ model: staticModel(state), el });
+export function mountStatic(pageModule, el, state) {
+  return pageModule.render({ model: staticModel(state), el });
 }
