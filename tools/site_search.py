@@ -37,7 +37,7 @@ TEX_SYMBOL = re.compile("|".join(re.escape(k) + (r"(?![A-Za-z])" if k[-1].isalph
                                  for k in sorted(TEX_SYMBOLS, key=len, reverse=True)))
 DATA_URI = re.compile(r"""\b(src|href)=["']data:[^"']*["']""")
 PRE = re.compile(r"<pre\b[^>]*>.*?</pre>", re.S)
-LAB_MODULE = re.compile(r'<script type="module">.*?</script>', re.S)
+LAB_MODULE = re.compile(r'<script type="module"[^>]*>.*?</script>', re.S)
 MATH = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$|\\\((.+?)\\\)|\\\[(.+?)\\\]", re.S)
 
 

@@ -157,7 +157,11 @@ function draw(v, f, spec, values) {
         for (let j = 0; j < size; j += 1) {
           const cell = panel.cells[i][j];
           const shown = i < T && j < T;
-          if (cell.shown !== shown) { cell.g.style.display = shown ? "" : "none"; cell.shown = shown; }
+          // hidden, not removed from layout: showing it again then costs no new text layout
+          if (cell.shown !== shown) {
+            cell.g.setAttribute("visibility", shown ? "visible" : "hidden");
+            cell.shown = shown;
+          }
           if (!shown) continue;
           const keep = f.keep[b][i][j];
           // what the cell shows: a weight, a masked score, a score (a masked weight is exactly "0")

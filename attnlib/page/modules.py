@@ -90,7 +90,8 @@ def mount_html(name: str, state: Mapping[str, Any], element_id: str) -> str:
     ``state`` is ``{"spec", "values"}`` as the notebook stored it (or the widget's ``page_state()``).
     The mount point is a ``div`` of class ``attn-<kind>-mount`` (``attn-lab-mount``, ``attn-quiz-mount``)
     with id ``element_id``. The module is inlined because a page opened from disk (file://) cannot
-    import other modules.
+    import other modules, and ``async`` because an inline module otherwise waits for the whole page to be
+    parsed: this way a lab draws as soon as the parser has passed it, before the formulas and labs below.
 
     Serves: the labs and the quiz on the static site and the offline slides.
     """
@@ -101,7 +102,7 @@ def mount_html(name: str, state: Mapping[str, Any], element_id: str) -> str:
     return (
         f'<div class="attn-{kind}-mount" id="{element_id}"></div>\n'
         f'<script type="application/json" id="{element_id}-state">{payload}</script>\n'
-        f'<script type="module">\n{bundle(name)}\n'
+        f'<script type="module" async>\n{bundle(name)}\n'
         f'mountStatic(pageModule, document.getElementById("{element_id}"), '
         f'JSON.parse(document.getElementById("{element_id}-state").textContent));\n</script>\n'
     )
