@@ -426,6 +426,23 @@ def test_formulas_become_plain_text_for_the_outline_and_the_results():
     assert site_search.plain_text("variance $d_k$, for $d_k$ from 1") == "variance d_k, for d_k from 1"
     assert site_search.plain_tex(r"M = \begin{cases} 0 & j \le i \\ -\infty & j > i \end{cases}") == "M = 0 j ≤ i -∞ j > i"
     assert site_search.plain_text("方差 $d_k$，共 $T$ 行") == "方差 d_k，共 T 行"
+    assert site_search.plain_text("10. Cross-attention: $T_q \\ne T_k$") == "10. Cross-attention: T_q ≠ T_k"
+    assert site_search.plain_tex(r"\hat{y} = \tfrac{1}{2} \beta") == "ŷ = (1)/(2) β"
+
+
+def test_every_tex_command_of_the_series_reads_as_the_reader_sees_it():
+    """A command in any formula of the notebooks' prose (all editions) is a symbol the outline and the search
+    write as such (≠, β, ⇒), an operator shown by its name (max, log) or one that only shapes its argument:
+    none may come out as its bare name ("T_q ne T_k")."""
+    known = {k[1:] for k in site_search.TEX_SYMBOLS} | site_search.TEX_NAMES | site_search.TEX_SHAPES
+    found = set()
+    for path in sorted((ROOT / "notebooks").glob("**/[0-9][0-9]_*.ipynb")):
+        for cell in nbformat.read(path, as_version=4).cells:
+            if cell.cell_type == "markdown":
+                for groups in site_search.MATH.findall(cell.source):
+                    found |= {f"{path.name}: \\{c}" for g in groups for c in re.findall(r"\\([A-Za-z]+)", g)
+                              if c not in known}
+    assert not found, sorted(found)
 
 
 REAL_NOTEBOOKS = sorted((ROOT / "notebooks").glob("**/0[1-9]_*.ipynb"))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
@@ -32,7 +33,15 @@ TEX_SYMBOLS = {
     r"\ldots": "…", r"\dots": "…", r"\cdots": "…", r"\sigma": "σ", r"\mathbb{R}": "ℝ", r"\,": " ", r"\;": " ",
     r"\quad": " ", r"\qquad": " ", r"\left": "", r"\right": "", r"\!": "",
     r"\leftarrow": "←", r"\mid": "|", r"\lvert": "|", r"\rvert": "|", r"\sim": "~",
+    r"\ne": "≠", r"\beta": "β", r"\theta": "θ", r"\tau": "τ", r"\rho": "ρ", r"\delta": "δ", r"\ell": "ℓ",
+    r"\varepsilon": "ε", r"\partial": "∂", r"\odot": "⊙", r"\ast": "∗", r"\vdots": "⋮", r"\mapsto": "↦",
+    r"\Rightarrow": "⇒", r"\Longrightarrow": "⟹", r"\iff": "⇔", r"\big": "", r"\Big": "", r"\textstyle": "",
 }
+# Commands a reader sees as their own name (an operator such as max), and those that only shape their
+# argument; any other command in a formula is a symbol TEX_SYMBOLS must know (a test holds this).
+TEX_NAMES = {"arg", "cos", "sin", "exp", "ln", "log", "max", "min", "softmax"}
+TEX_SHAPES = {"sqrt", "frac", "tfrac", "text", "texttt", "mathrm", "mathbf", "mathit", "mathcal",
+              "operatorname", "boldsymbol", "hat", "xrightarrow", "begin", "end", "mathbb"}
 TEX_SYMBOL = re.compile("|".join(re.escape(k) + (r"(?![A-Za-z])" if k[-1].isalpha() else "")
                                  for k in sorted(TEX_SYMBOLS, key=len, reverse=True)))
 DATA_URI = re.compile(r"""\b(src|href)=["']data:[^"']*["']""")
@@ -46,12 +55,15 @@ def plain_tex(tex: str) -> str:
     and to show in a result, not to typeset."""
     text = TEX_SYMBOL.sub(lambda m: TEX_SYMBOLS[m.group(0)], tex)
     text = re.sub(r"\\sqrt\s*\{([^{}]*)\}", r"√\1", text)
-    text = re.sub(r"\\frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}", r"(\1)/(\2)", text)
-    text = re.sub(r"\\(?:text|mathrm|mathbf|mathit|operatorname|boldsymbol)\s*\{([^{}]*)\}", r"\1", text)
+    text = re.sub(r"\\t?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}", r"(\1)/(\2)", text)
+    text = re.sub(r"\\hat\s*\{([^{}]*)\}", "\\1\u0302", text)
+    text = re.sub(r"\\xrightarrow\s*\{([^{}]*)\}", r"→(\1)", text)
+    shape = r"\\(?:text|texttt|mathrm|mathbf|mathit|mathcal|operatorname|boldsymbol)\s*\{([^{}]*)\}"
+    text = re.sub(shape, r"\1", text)
     text = re.sub(r"\\(?:begin|end)\s*\{[^{}]*\}|&|\\\\", " ", text)  # the layout of cases and matrices
     text = re.sub(r"\\([A-Za-z]+)", r"\1", text)  # any other command: its name (softmax, max, exp...)
     text = text.replace("^ᵀ", "ᵀ").replace("{", "").replace("}", "").replace("\\", "")
-    return re.sub(r"\s+", " ", text).strip()
+    return unicodedata.normalize("NFC", re.sub(r"\s+", " ", text).strip())  # y + ◌̂ is ŷ
 
 
 def plain_text(text: str) -> str:
