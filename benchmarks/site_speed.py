@@ -30,7 +30,7 @@ import tempfile
 from pathlib import Path
 
 from benchmarks.lab_latency import MEDIAN_MS, P95_MS, stats, time_presses
-from tools import build_site
+from tools import build_site, reference_pages
 from tools.browser import engines  # Firefox and WebKit driven as the engine tests drive them
 from tools.browser.pages import CHROMIUM_FLAGS
 
@@ -167,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as folder:
         site = Path(folder) / "site"
-        build_site.build(NOTEBOOKS, site, log=lambda *_: None)
+        build_site.build(NOTEBOOKS, site, log=lambda *_: None, references=reference_pages.REFERENCES)
         print(f"Site opened from disk: targets usable <= {USABLE_S:g} s, "
               f"key press -> next frame median <= {MEDIAN_MS:g} ms, p95 <= {P95_MS:g} ms")
         found = chromium(site, args.loads, args.presses)

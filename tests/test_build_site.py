@@ -16,7 +16,7 @@ import nbformat
 import pytest
 
 from attnlib.labs import make_dot_product_lab
-from tools import build_site, build_slides, npm, offline_pages, site_search
+from tools import build_site, build_slides, npm, offline_pages, reference_pages, site_search
 
 pytestmark = pytest.mark.repo  # builds the site from notebooks/ with tools/
 
@@ -538,3 +538,162 @@ def test_a_notebook_without_the_tag_gets_no_block(going_further_site):
     page = (going_further_site / "06_plain.html").read_text(encoding="utf-8")
     assert "going-further" not in page and "going_further" not in page  # (its heading's id is Going-...)
     assert "Going further</strong>" not in page
+
+
+# ---- the reference pages: the glossary, the lecturer's guide and the sources ----------------------------
+
+def test_mentions_of_the_reference_files_become_links_to_their_pages():
+    text = ("`docs/sources.md` checks them; see [the guide](../docs/lecturers_guide.md#2-how-to-present), "
+            "[`sources.md`](sources.md), [`docs/glossary.md`](docs/glossary.md), "
+            "`docs/lecturers_guide.zh-Hant.md` and `docs/translating.md`.")
+    assert reference_pages.link_documents(text, ["glossary"]) == text.replace(
+        "[`docs/glossary.md`](docs/glossary.md)", "[`docs/glossary.md`](glossary.html)")  # only pages built
+    assert reference_pages.link_documents(text, []) == text
+    names = [r.name for r in reference_pages.REFERENCES]
+    assert reference_pages.link_documents(text, names) == (
+        "[`docs/sources.md`](sources.html) checks them; see [the guide](lecturers_guide.html#2-how-to-present), "
+        "[`sources.md`](sources.html), [`docs/glossary.md`](glossary.html), "
+        "[`docs/lecturers_guide.zh-Hant.md`](lecturers_guide.html) and `docs/translating.md`.")
+    with pytest.raises(TypeError, match="source must be Markdown text"):
+        reference_pages.link_documents(None, names)
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_markdown_cell("# 00 · Start\n\n`docs/sources.md` checks them.")]
+    assert build_site.for_site(nb).cells[0].source == nb.cells[0].source  # a site without the page: no link
+
+
+def test_a_reference_in_another_language_is_marked_and_says_so():
+    same = reference_pages.as_notebook("# Title\n\nText.\n", "en", "en", "unused", "glossary")
+    assert [c.source for c in same.cells] == ["# Title\n\nText.\n"] and same.cells[0].id == "glossary-0"
+    other = reference_pages.as_notebook("# Title\n\nText.\n", "en", "zh-Hans", "本页以英文写成。", "sources")
+    assert [c.source for c in other.cells] == ["# Title", "*本页以英文写成。*", "Text.\n"]
+    assert [c.metadata.get("lang") for c in other.cells] == ["en", None, "en"]
+    assert [c.id for c in other.cells] == ["sources-0", "sources-1", "sources-2"]
+    with pytest.raises(ValueError, match="opens with its title"):
+        reference_pages.as_notebook("no title", "en", "en", "", "x")
+
+
+def test_make_site_shows_each_reference_of_the_repository_in_each_edition():
+    """The guide and the sources are read in each edition's own language (built by tools/translate); the
+    glossary, one trilingual table, in English under a line that says so."""
+    for reference in reference_pages.REFERENCES:
+        for language in ("en", "zh-Hans", "zh-Hant"):
+            path, written_in = reference.source(language)
+            assert path.is_file() and written_in == (language if reference.name != "glossary" else "en")
+            words = build_site.WORDS[language]
+            assert words[reference.summary] and words[reference.note] and words["reference"]
+    assert build_site.WORDS["zh-Hant"]["reference"] == "參考資料"
+    assert "逐條核查" in reference_pages.REFERENCES[2].source("zh-Hant")[0].read_text(encoding="utf-8")
+
+
+REFERENCE_DOCS = {
+    "glossary.md": "# Glossary · 术语表\n\nEvery term; `docs/sources.md` names the articles.\n\n"
+                   "## Terms\n\n| English | 简体中文 |\n|---|---|\n| zebrafinch | 斑胸草雀 |\n",
+    "lecturers_guide.md": "# Lecturer's guide\n\n[`sources.md`](sources.md) lists the claims.\n\n"
+                          "## 1. Before the first lecture\n\nOpen $QK^\\top$.\n",
+    "lecturers_guide.zh-Hans.md": "# 教师指南\n\n[`sources.md`](sources.md) 列出论断。\n\n## 1. 第一讲之前\n\n讲稿。\n",
+    "lecturers_guide.zh-Hant.md": "# 教師指南\n\n[`sources.md`](sources.md) 列出論斷。\n\n## 1. 第一講之前\n\n講稿。\n",
+    "sources.md": "# The two source articles\n\nEvery claim, checked.\n\n## A · Understanding\n\nA1 holds.\n",
+    "sources.zh-Hans.md": "# 两篇参考文章\n\n逐条核查。\n\n## A · 理解\n\nA1 成立。\n",
+}
+
+
+@pytest.fixture(scope="module")
+def reference_site(tmp_path_factory, page_packages):
+    """Two notebooks in English, one in each Chinese edition, and the three references (made up, in a
+    folder of their own): the sources have no 繁體 text."""
+    tmp = tmp_path_factory.mktemp("reference")
+    docs = tmp / "docs"
+    docs.mkdir()
+    for name, text in REFERENCE_DOCS.items():
+        (docs / name).write_text(text, encoding="utf-8")
+    references = [reference_pages.Reference(r.name, r.note, r.summary, docs) for r in reference_pages.REFERENCES]
+    paths = []
+    for folder, number in (("", "00"), ("", "01"), ("zh-Hans", "00"), ("zh-Hant", "00")):
+        nb = nbformat.v4.new_notebook()
+        nb.cells = [nbformat.v4.new_markdown_cell(
+            f"# {number} · Start\n\nFrom two articles that `docs/sources.md` checks claim by claim.",
+            id=f"title-{number}")]
+        path = tmp / "notebooks" / folder / f"{number}_start.ipynb"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        nbformat.write(nb, path)
+        paths.append(path)
+    out = tmp / "site"
+    written = build_site.build(paths, out, log=lambda *_: None, references=references)
+    return out, written
+
+
+NAMES = ("glossary.html", "lecturers_guide.html", "sources.html")
+
+
+@pytest.mark.parametrize("language", ["en", "zh-Hans", "zh-Hant"])
+def test_each_edition_has_the_reference_pages_listed_under_their_heading(reference_site, language):
+    out, written = reference_site
+    folder = offline_pages.edition_folder(out, language)
+    assert {folder / name for name in NAMES} <= set(written)
+    notebooks = ["00_start.html", "01_start.html"] if language == "en" else ["00_start.html"]
+    words = build_site.WORDS[language]
+    for current in [*notebooks, *NAMES]:
+        page = (folder / current).read_text(encoding="utf-8")
+        contents = element(page, r'<nav [^>]*class="site-contents".*?</nav>')
+        assert [href for href, _, _ in links(contents)] == [*notebooks, *NAMES]  # after the notebooks
+        assert [href for href, _, now in links(contents) if now] == [current]
+        heading = f'<p class="site-side-title">{words["reference"]}</p>'
+        assert contents.index(heading) > contents.index(notebooks[-1]) and contents.index(heading) < contents.index(NAMES[0])
+        # previous and next stay among the notebooks: a reference page has neither, the last notebook no next
+        if current in NAMES:
+            assert rel_href(page, "prev") is None and rel_href(page, "next") is None
+            assert rel_href(page, "index") == "index.html"
+    assert rel_href((folder / notebooks[-1]).read_text(encoding="utf-8"), "next") is None
+    index = (folder / "index.html").read_text(encoding="utf-8")
+    listed = element(index, r'<h2 class="reference">.*?</ol>')
+    assert words["reference"] in listed and [href for href, _, _ in links(listed)] == list(NAMES)
+    assert words["sources_what"] in listed
+    assert index.index('class="contents"') < index.index('<h2 class="reference">')
+
+
+def test_each_edition_shows_its_own_text_or_the_english_one_marked_as_such(reference_site):
+    out, _ = reference_site
+    hans = (out / "zh-Hans" / "sources.html").read_text(encoding="utf-8")
+    assert "<title>两篇参考文章</title>" in hans and "A1 成立。" in hans and 'lang="en"' not in element(
+        hans, r"<main.*</main>")
+    hant = (out / "zh-Hant" / "sources.html").read_text(encoding="utf-8")  # no 繁體 text: the English one
+    main = element(hant, r"<main.*</main>")
+    assert main.count('<div lang="en">') == 2 and "A1 holds." in main
+    assert f"<em>{build_site.WORDS['zh-Hant']['english_note']}</em>" in main
+    note = main.index(build_site.WORDS["zh-Hant"]["english_note"])
+    assert main.index("The two source articles") < note < main.index("A1 holds.")
+    glossary = (out / "zh-Hans" / "glossary.html").read_text(encoding="utf-8")
+    assert build_site.WORDS["zh-Hans"]["glossary_note"] in glossary and "<title>Glossary · 术语表</title>" in glossary
+    english = (out / "sources.html").read_text(encoding="utf-8")
+    assert "<em>" not in element(english, r"<main.*</main>") and "Every claim, checked." in english
+    assert "mjx-container" in (out / "lecturers_guide.html").read_text(encoding="utf-8")  # typeset too
+
+
+@pytest.mark.parametrize("language", ["en", "zh-Hans", "zh-Hant"])
+def test_mentions_of_the_reference_files_link_the_page_of_the_same_edition(reference_site, language):
+    out, _ = reference_site
+    folder = offline_pages.edition_folder(out, language)
+    mention = '<a href="sources.html"><code>docs/sources.md</code></a>'
+    assert mention in element((folder / "00_start.html").read_text(encoding="utf-8"), r"<main.*</main>")
+    assert mention in (folder / "index.html").read_text(encoding="utf-8")  # 00's first paragraph
+    assert mention in (folder / "glossary.html").read_text(encoding="utf-8")
+    guide = element((folder / "lecturers_guide.html").read_text(encoding="utf-8"), r"<main.*</main>")
+    assert '<a href="sources.html"><code>sources.md</code></a>' in guide and ".md\"" not in guide
+
+
+def test_the_reference_pages_switch_language_and_are_found_by_the_search(reference_site):
+    out, _ = reference_site
+    page = (out / "zh-Hans" / "glossary.html").read_text(encoding="utf-8")
+    switch = element(page, r'<span class="languages">.*?</span>')
+    assert 'href="../glossary.html"' in switch and 'href="../zh-Hant/glossary.html"' in switch
+    assert '<strong lang="zh-Hans">' in switch
+    for language, heading in (("en", "1. Before the first lecture"), ("zh-Hans", "1. 第一讲之前"),
+                              ("zh-Hant", "1. 第一講之前")):
+        script = (offline_pages.edition_folder(out, language) / build_site.INDEX_JS).read_text(encoding="utf-8")
+        body = script[script.index("= ") + 2:].rstrip().rstrip(";")
+        index = json.loads(body)
+        names = [name for name, _ in index["pages"]]
+        assert names[-3:] == list(NAMES)
+        found = {(names[p], h) for p, _, h, _, _ in index["sections"]}
+        assert ("lecturers_guide.html", heading) in found
+        assert any(names[p] == "glossary.html" and "zebrafinch" in text for p, _, _, text, _ in index["sections"])

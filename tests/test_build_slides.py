@@ -116,12 +116,13 @@ def test_a_chinese_deck_says_in_chinese_what_its_slides_leave_out(tmp_path):
     assert notes.startswith(build_slides.WORDS["zh-Hant"]["off_slide"]) and "筆記本" in notes
 
 
-def export(nb, path: Path | None = None, language: str = "en", available=("en",)):
+def export(nb, path: Path | None = None, language: str = "en", available=("en",), site_page: str = ""):
     """A deck of ``nb`` as the build makes it (the notebook at ``path`` for its exercises), in memory."""
     urls = {"reveal": "vendor/reveal", "cjk_font": "f.ttf", "cjk_bold_font": "b.ttf", "math_fonts": "m"}
     name = f"{path.stem if path else '05_x'}.slides.html"
     meta = {"name": path.stem, "path": str(path.parent)} if path else {"name": "05_x", "path": ""}
-    resources = {"metadata": meta, "offline": build_slides.deck_resources(urls, language, name, available)}
+    offline = build_slides.deck_resources(urls, language, name, available, site_page)
+    resources = {"metadata": meta, "offline": offline}
     return build_slides.make_exporter(urls).from_notebook_node(nb, resources=resources)
 
 
@@ -212,3 +213,34 @@ def test_a_deck_without_the_tag_keeps_its_slides_and_has_no_label():
     out = build_slides.for_slides(nb)
     assert [build_slides.slide_type(c) for c in out.cells] == [build_slides.slide_type(c) for c in nb.cells]
     assert not [c for c in out.cells if "data" in c.metadata.get("slideshow", {})]
+
+
+def test_a_deck_links_to_its_page_on_the_website_only_when_one_is_built_beside_it(tmp_path):
+    decks, site = tmp_path / "slides", tmp_path / "site"
+    assert build_slides.site_href(site, "en", "02_softmax.html", decks) == ""  # no site there
+    (site / "zh-Hant").mkdir(parents=True)
+    (site / "index.html").write_text("<p>site</p>", encoding="utf-8")
+    assert build_slides.site_href(site, "en", "02_softmax.html", decks) == "../site/02_softmax.html"
+    assert build_slides.site_href(site, "zh-Hant", "02_softmax.html", decks / "zh-Hant") == (
+        "../../site/zh-Hant/02_softmax.html")
+    html, _ = export(notebook(), available=("en", "zh-Hans"), site_page="../site/02_softmax.html")
+    links = re.search(r'<p class="deck-links">.*?</p>', html, re.S).group(0)
+    assert '<a class="deck-site" href="../site/02_softmax.html">Website</a> · <span class="deck-languages">' in links
+    assert "Reveal.isFirstSlide()" in html  # shown on the title slide, where no content lies under it
+    assert 'class="deck-site"' not in export(notebook())[0]
+
+
+def test_the_decks_walk_every_slide_and_the_index_looks_like_the_site_lists_the_keys_and_links_to_it(tmp_path):
+    html, _ = export(notebook())
+    assert 'navigationMode: "linear"' in html  # → walks the labs' and quizzes' sub-slides too
+    (tmp_path / "02_softmax.slides.html").write_text(html, encoding="utf-8")
+    build_slides.write_index(tmp_path, "zh-Hans", ("en", "zh-Hans"), "../site/zh-Hans/index.html")
+    index = (tmp_path / "index.html").read_text(encoding="utf-8")
+    assert '<body class="site-index">' in index and ".site-index h1" in index  # the site's stylesheet
+    assert '<a href="../site/zh-Hans/index.html">在网站上阅读本系列</a>' in index
+    assert "<h2>按键</h2>" in index
+    keys = re.findall(r'<tr><th scope="row">(.*?)</th><td>(.*?)</td></tr>', index)
+    assert [re.sub(r"</?kbd>", "", k) for k, _ in keys] == [k for k, _ in build_slides.KEYS]
+    assert keys[0][1].startswith("下一张幻灯片") and all(re.search(r"[\u4e00-\u9fff]", w) for _, w in keys)
+    build_slides.write_index(tmp_path)
+    assert "../site/" not in (tmp_path / "index.html").read_text(encoding="utf-8")  # no site beside: no link

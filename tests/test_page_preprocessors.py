@@ -9,12 +9,12 @@ import nbformat
 import pytest
 from nbconvert.preprocessors import ExtractOutputPreprocessor
 
-from tools import build_site, build_slides, offline_pages
+from tools import build_site, build_slides, offline_pages, reference_pages
 
 pytestmark = pytest.mark.repo  # builds pages with tools/
 
 SHARED = [offline_pages.WidgetOutputs, offline_pages.ExerciseTasks, offline_pages.NotebookTitle,
-          offline_pages.HarnessComments, offline_pages.NotebookLinks]
+          offline_pages.HarnessComments, offline_pages.NotebookLinks, offline_pages.FigureAlts]
 
 
 def kinds(steps) -> list[type]:
@@ -23,16 +23,17 @@ def kinds(steps) -> list[type]:
 
 def test_both_builders_start_with_the_one_shared_preparation_and_add_their_own_steps():
     site, deck = build_site.site_steps(), build_slides.deck_steps()
-    assert kinds(site[:5]) == kinds(deck[:5]) == kinds(offline_pages.preparation(".html")) == SHARED
-    assert kinds(site[5:]) == [build_site.LectureNotes, build_site.GoingFurtherBlocks]
-    assert kinds(deck[5:]) == [build_slides.LiveSlides, build_slides.GoingFurtherLabels, build_slides.FitCells]
+    assert kinds(site[:6]) == kinds(deck[:6]) == kinds(offline_pages.preparation(".html")) == SHARED
+    assert kinds(site[6:]) == [build_site.LectureNotes, build_site.GoingFurtherBlocks, reference_pages.DocumentLinks]
+    assert kinds(deck[6:]) == [build_slides.LiveSlides, build_slides.GoingFurtherLabels, build_slides.FitCells]
     assert (site[4].suffix, deck[4].suffix) == (".html", ".slides.html")
     assert (site[1].compact, deck[1].compact) == (False, True)  # a slide's exercise card is compact
 
 
 def test_the_exporters_run_the_steps_enabled_and_the_site_extracts_its_figures():
     exporter = build_site.make_exporter()
-    ours = (*SHARED, build_site.LectureNotes, build_site.GoingFurtherBlocks, ExtractOutputPreprocessor)
+    ours = (*SHARED, build_site.LectureNotes, build_site.GoingFurtherBlocks, reference_pages.DocumentLinks,
+            ExtractOutputPreprocessor)
     enabled = [p for p in exporter._preprocessors if p.enabled and isinstance(p, ours)]
     assert kinds(enabled) == [*kinds(build_site.site_steps()), ExtractOutputPreprocessor]
     assert enabled[-1].extract_output_types == {"image/png"}

@@ -5,7 +5,8 @@
 - Each twin runs on the same inputs in Python and, in Node, in kit.js, and both give the same result:
   ``attnlib.plot.number`` and ``number``, ``fill`` and ``fill``, ``Control.max`` and ``upperIndex``, the
   clamp of ``Lab._checked`` and ``clamp``, ``_packed`` and ``entries``, ``Lab.page_frame`` and
-  ``storedFrame`` (every lab, at many settings), and ``attnlib.softmax`` and the kit's ``softmax``.
+  ``storedFrame`` (every lab, at many settings), and ``attnlib.softmax`` and the kit's ``softmax``; and one
+  lab's own (``favoured`` and ``verdict`` of attnlib.labs.qkv and qkv.js).
 - Each table of a lab's ``spec["frames"]`` is by exactly the controls its parts depend on: with fewer, the
   page would draw stale numbers; with more, the page would carry copies.
 """
@@ -26,7 +27,7 @@ import pytest
 
 import attnlib
 from attnlib import plot
-from attnlib.labs import base
+from attnlib.labs import base, qkv
 from attnlib.page import KIT, contract
 from tests.lab_cases import LABS, NAMES, build
 
@@ -246,6 +247,41 @@ def test_the_kits_softmax_is_attnlibs(kit):
         expected = np.where(keep, attnlib.softmax(np.where(keep, row, -np.inf)), 0.0)
         np.testing.assert_allclose(m["ok"], expected, rtol=0, atol=1e-15)
         assert all(v == 0.0 for v, k in zip(m["ok"], keep, strict=True) if not k)
+
+
+def test_the_qkv_pages_favoured_keys_and_verdict_are_attnlibs(kit, tmp_path):
+    """qkv.js ``favoured`` and ``verdict`` against their twins in attnlib.labs.qkv: one key, ties, gaps
+    just inside and outside 1e-12, a row all even, in English and in Chinese templates."""
+    node = shutil.which("node")
+    (tmp_path / "page").mkdir()
+    (tmp_path / "labs").mkdir()
+    shutil.copy(KIT, tmp_path / "page" / "kit.js")
+    shutil.copy(LABS["qkv"].page_module.path, tmp_path / "labs" / "qkv.js")
+    (tmp_path / "package.json").write_text('{"type": "module"}', encoding="utf-8")  # .js as ES modules
+    (tmp_path / "run.mjs").write_text(RUNNER.replace("./kit.mjs", "./labs/qkv.js"), encoding="utf-8")
+    tokens = ["kids", "<pad>", "the", "on", "早"]
+    english = {"one": "“{query}” attends most to {keys} ({weight})", "tied": "{query}: {keys}, {weight} each",
+               "even": "{query}: 1/{T} = {weight}", "quoted": "“{token}”", "comma": ", ", "last": " and "}
+    chinese = {"one": "“{query}”最关注{keys}（{weight}）", "tied": "“{query}”同样关注{keys}（各 {weight}）",
+               "even": "“{query}”没有偏好：每个键 1/{T} = {weight}", "quoted": "“{token}”", "comma": "、",
+               "last": "和"}
+    rows = [attnlib.softmax(np.array(s, dtype=float)) for s in
+            ([9.0, 0, 7.2, 9, 1], [0, 0, 0, 0, 0], [1, 2, 3, 4, 5], [5, 5, 5, 5, 4.9], [-3, 2, 2, -3, 2])]
+    rows += [np.array([0.4, 0.4 - 5e-13, 0.2, 0, 0]), np.array([0.4, 0.4 - 5e-12, 0.2, 0, 0])]
+    cases = [(row, q, texts) for row in rows for q in (0, 4) for texts in (english, chinese)]
+    calls = []
+    for row, q, texts in cases:
+        top = qkv.favoured(row).tolist()
+        calls += [("favoured", [row.tolist()]), ("verdict", [row.tolist(), top, tokens, q, texts])]
+    done = subprocess.run([node, str(tmp_path / "run.mjs")], input=json.dumps(calls), text=True,
+                          capture_output=True, cwd=tmp_path, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    got = json.loads(done.stdout)
+    for i, (row, q, texts) in enumerate(cases):
+        top = qkv.favoured(row)
+        assert got[2 * i] == {"ok": top.tolist()}, row
+        assert got[2 * i + 1] == {"ok": qkv.verdict(row, top, tokens, q, texts)}, (row, q)
+    assert [qkv.favoured(r).sum() for r in rows[-2:]] == [2, 1]  # within 1e-12 a tie, beyond it not
 
 
 # ---- what each part of a frame depends on -----------------------------------------------------------------

@@ -136,3 +136,13 @@ def test_distribution_labels_in_chinese(zh_hans):
     note = ax.texts[0].get_text()
     assert note.startswith("分数的标准差 ") and note.endswith("正态曲线：σ = 1")
     ax.figure.canvas.draw()
+
+
+def test_entropy_curves_legend_keeps_clear_of_the_frame():
+    """02's lab picture: the legend stood a few pixels from the axes' top and right edges."""
+    fig = plot.new_figure((5.0, 3.7))
+    ax = plot.entropy_curves(X @ X.T, TOKENS, scales=np.linspace(0.0, 10.0, 101), ax=fig.subplots())
+    renderer = fig.canvas.get_renderer()
+    legend, frame = ax.get_legend().get_window_extent(renderer), ax.get_window_extent(renderer)
+    gap = min(frame.x1 - legend.x1, frame.y1 - legend.y1)  # pixels at the figure's dpi
+    assert gap >= 0.8 * plot.text_size(fig) * fig.dpi / 72  # most of a line (matplotlib leaves half)

@@ -150,3 +150,32 @@ def test_head_grid_labels_in_chinese(zh_hans):
     titles = [ax.get_title() for ax in fig.axes[:2]]
     assert titles == ["头 0", "头 1"] and fig.axes[0].get_ylabel() == "第 0 层"
     assert fig.axes[-1].get_ylabel() == "注意力权重"
+
+
+def test_head_grid_of_72_heads_fits_the_column_with_legible_labels_that_never_touch():
+    """08's 6 layers × 12 heads: the grid fills the page's column; its token labels are legible
+    there (thinned to every few tokens) and no two of them meet."""
+    weights = np.full((6, 12, 10, 10), 0.1)
+    tokens = ["[CLS]", *"the kids are playing on the green grass".split(), "[SEP]"]
+    fig = plot.head_grid(weights, tokens, title="weights · 6 layers × 12 heads")
+    try:
+        assert fig.get_figwidth() * fig.dpi == pytest.approx(plot.COLUMN_PX, abs=2)
+        assert min(plot.drawn_text_sizes(fig)) >= plot.legible_points(fig) - 1e-9
+        renderer = fig.canvas.get_renderer()
+        bottom_row, left_column = fig.axes[5 * 12:6 * 12], fig.axes[0:72:12]
+        x_labels = [t for ax in bottom_row for t in ax.get_xticklabels()]
+        y_labels = [t for ax in left_column for t in ax.get_yticklabels()]
+        assert 1 < len(left_column[0].get_yticklabels()) < 10  # thinned, and still there
+        for labels in (x_labels, y_labels):
+            boxes = [t.get_window_extent(renderer) for t in labels]
+            assert not any(a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[i + 1:])
+    finally:
+        plt.close(fig)
+
+
+def test_head_grid_labels_every_token_where_the_panels_give_room():
+    fig = plot.head_grid(np.full((1, 2, 4, 4), 0.25), list("abcd"), panel_size=2.0)
+    try:
+        assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == list("abcd")
+    finally:
+        plt.close(fig)

@@ -174,3 +174,46 @@ def test_kinds_and_colours():
     assert plot.token_colour(len(plot.TOKEN_COLOURS)) == plot.TOKEN_COLOURS[0]
     with pytest.raises(ValueError, match="kind must be one of"):
         plot.colour_map("weight")
+
+
+def test_figure_png_records_the_smallest_text_it_draws():
+    """The size of the smallest drawn text travels in the PNG (a tick label out of view and an empty
+    title are not drawn, so do not count)."""
+    import io
+
+    from PIL import Image
+
+    fig = plot.new_figure((4, 3), dpi=100)
+    ax = fig.subplots()
+    ax.set_xticks([0, 0.5, 1, 5], ["a", "b", "c", "far"], fontsize=13)
+    ax.set_xlim(0, 1)  # "far" lies out of view
+    ax.set_yticks([])
+    ax.set_xlabel("x", fontsize=15)
+    ax.set_title("")
+    assert plot.drawn_text_sizes(fig) == [13.0, 13.0, 13.0, 15.0]
+    ax.xaxis.get_ticklabels()[3].set_fontsize(5)  # not drawn: does not count
+    image = Image.open(io.BytesIO(plot.figure_png(fig, dpi=200)))
+    assert image.text[plot.TEXT_SIZE_KEY] == "13" and round(image.info["dpi"][0]) == 200
+
+
+def test_a_notebook_shows_a_figure_sharp_with_its_size_on_the_page():
+    import io
+
+    from PIL import Image
+
+    fig = plot.new_figure((4, 3), dpi=100)
+    fig.subplots().set_title("t")
+    png, size = plot.shown_png(fig)
+    image = Image.open(io.BytesIO(png))
+    assert size == {"width": image.width // 2, "height": image.height // 2}
+    assert 300 < size["width"] <= 400 and plot.TEXT_SIZE_KEY in image.text
+    assert plot.shown_png(plot.new_figure((4, 3))) is None  # an empty figure shows nothing
+
+
+def test_legible_points_follow_the_width_the_page_gives_a_figure():
+    """9 px is 6.48 pt at 100 dpi; a figure twice the column's width (920 px) is shown at half size."""
+    assert plot.legible_points(plot.new_figure((9.2, 3), dpi=100)) == pytest.approx(6.48)
+    assert plot.legible_points(plot.new_figure((4, 3), dpi=100)) == pytest.approx(6.48)
+    assert plot.legible_points(plot.new_figure((18.4, 3), dpi=100)) == pytest.approx(12.96)
+    fig = plot.new_figure((18.4, 3), dpi=100)
+    assert plot.text_size(fig, 20) == 20 and plot.text_size(fig, 8) == pytest.approx(12.96)

@@ -55,8 +55,9 @@ def test_answering_each_option_gives_its_feedback():
         right = index == PER_OPTION["answer"]
         assert widget.answer(0, index) == (right, f"{RIGHT if right else WRONG} {explanation}")
         assert widget.note(0) == feedback(widget.questions[0], index)
-        assert widget.values == {"choices": [index, None]}  # the synced trait the page follows
-    assert widget.answer(0, None) is None and widget.choices == [None, None]
+        # the synced trait the page follows: the first try stays what it was
+        assert widget.values == {"choices": [index, None], "first": [0, None]}
+    assert widget.answer(0, None) is None and widget.choices == [None, None] and widget.first == [0, None]
 
 
 def test_single_explanation_is_kept_for_the_right_answer():
@@ -73,26 +74,40 @@ def test_feedback_is_a_pure_function():
     assert feedback(q, 2) == (False, f"{WRONG} Softmax is defined for any finite scores.")
 
 
-def test_score_counts_the_right_answers():
+def test_the_score_counts_each_questions_first_try_and_the_learner_may_try_again():
     widget = quiz([PER_OPTION, ONE_EXPLANATION])
-    assert widget.score == "0 of 2 answered right" and widget.n_right == 0
-    widget.answer(0, 0)
-    widget.answer(1, 1)
-    assert widget.n_right == 1 and widget.score == "1 of 2 answered right"
-    widget.answer(1, 0)
-    assert widget.n_right == 2 and widget.score == "2 of 2 answered right"
+    assert widget.score == "0 of 2 right at the first try" and widget.n_right == 0
+    widget.answer(0, 0)  # right at once
+    assert widget.n_right == 1 and widget.score == "1 of 2 right at the first try"
+    assert widget.answer(1, 1)[0] is False  # wrong first ...
+    assert widget.answer(1, 0)[0] is True  # ... then right, with its explanation shown
+    assert widget.choices == [0, 0] and widget.first == [0, 1]
+    assert widget.n_right == 1 and widget.score == "1 of 2 right at the first try"  # not 2 of 2
     widget.answer(0, 2)
-    assert widget.n_right == 1  # a right answer changed for a wrong one no longer counts
+    assert widget.n_right == 1  # what was known at the first try stays counted
+
+
+def test_clicking_wrong_then_right_scores_nothing():
+    widget = quiz([PER_OPTION])
+    widget.answer(0, 1)
+    widget.answer(0, 0)
+    assert widget.score == "0 of 1 right at the first try"
 
 
 def test_a_click_in_the_page_reaches_python_through_the_model():
     widget = quiz([PER_OPTION, ONE_EXPLANATION])
-    widget.values = {"choices": [1, 0]}  # what the page's model.set("values", ...) sends
-    assert widget.choices == [1, 0] and widget.n_right == 1 and widget.note(0)[1].endswith("Only the gaps matter.")
-    for bad, message in [({"choices": [3, None]}, r"question 1: choice must be None or an option index 0..2; got 3"),
-                         ({"choices": [None]}, r"one choice per question \(2\)"),
-                         ({"choices": [True, None]}, r"choice must be None or an option index 0..2; got True"),
-                         ({}, r"values must have the keys \['choices'\]")]:
+    widget.values = {"choices": [1, 0], "first": [1, 1]}  # what the page's model.set("values", ...) sends
+    assert widget.choices == [1, 0] and widget.n_right == 0 and widget.note(0)[1].endswith("Only the gaps matter.")
+    widget.values = {"choices": [1, 0], "first": [None, None]}  # an answer with no first try: it is the first
+    assert widget.first == [1, 0] and widget.n_right == 1
+    for bad, message in [
+            ({"choices": [3, None], "first": [None, None]},
+             r"question 1: choice must be None or an option index 0..2; got 3"),
+            ({"choices": [None], "first": [None, None]}, r"one choice per question \(2\)"),
+            ({"choices": [True, None], "first": [None, None]}, r"choice must be None or an option index 0..2; got True"),
+            ({"choices": [None, None], "first": [None, 2]},
+             r"question 2: first choice must be None or an option index 0..1; got 2"),
+            ({"choices": [None, None]}, r"values must have the keys \['choices', 'first'\]")]:
         with pytest.raises(traitlets.TraitError, match=message):
             widget.values = bad
     assert widget.choices == [1, 0]  # a refused value changes nothing
@@ -112,7 +127,7 @@ def test_the_spec_holds_every_text_the_page_shows():
     widget = quiz([PER_OPTION, ONE_EXPLANATION], "Warm-up")
     spec = widget.spec
     assert spec["name"] == "quiz" and spec["title"] == "Warm-up"
-    assert spec["scores"] == [f"{k} of 2 answered right" for k in range(3)]
+    assert spec["scores"] == [f"{k} of 2 right at the first try" for k in range(3)]
     first, second = spec["questions"]
     assert first["letters"] == ["a", "b", "c"] and first["options"] == ["equal", "different", "undefined"]
     assert second["prompt"] == "The diagonal of <code>X @ X.T</code> holds …"
@@ -145,7 +160,7 @@ def test_text_version_lists_questions_without_answers():
 def test_page_state_is_what_a_page_without_kernel_mounts():
     widget = quiz([PER_OPTION])
     widget.answer(0, 1)
-    assert widget.page_state() == {"spec": widget.spec, "values": {"choices": [1]}}
+    assert widget.page_state() == {"spec": widget.spec, "values": {"choices": [1], "first": [1]}}
 
 
 @pytest.mark.parametrize(
@@ -225,14 +240,14 @@ def test_the_quiz_is_a_page_module_not_an_ipywidgets_stack():
         source = path.read_text(encoding="utf-8")
         assert "import ipywidgets" not in source and "RadioButtons" not in source
     module = (package / "quiz.js").read_text(encoding="utf-8")
-    assert 'type="radio"' in module and 'aria-live="polite"' in module and "keepKeysInLabs()" in module
+    assert 'type="radio"' in module and 'aria-live="polite"' in module and "shareKeys()" in module
     assert '"../page/kit.js"' in module and not (Path(attnlib.__file__).parent / "labs" / "quiz.js").exists()
 
 
 def test_review_quiz_from_the_bank_as_in_the_lecturers_guide():
     widget = quiz([QUIZZES[n][0] for n in range(1, 8)], "Review")
     assert len(widget.questions) == 7 and widget.spec["title"] == "Review"
-    assert widget.spec["scores"][-1] == "7 of 7 answered right"
+    assert widget.spec["scores"][-1] == "7 of 7 right at the first try"
 
 
 # ---- the Chinese edition ------------------------------------------------------------------------
@@ -276,7 +291,7 @@ def test_every_bank_text_has_an_entry_in_some_simplified_chinese_catalogue():
 
 def test_the_widget_speaks_the_chosen_language(zh_hans):
     widget = quiz([ONE_EXPLANATION])
-    assert widget.spec["title"] == "检验你的理解" and widget.score == "1 题中答对了 0 题"
+    assert widget.spec["title"] == "检验你的理解" and widget.score == "1 题中第一次就答对了 0 题"
     right, text = widget.answer(0, 1)
     assert not right and text.startswith("✘ 还不对。不是“ones”") and "再试试别的选项" in text
     assert widget.spec["questions"][0]["feedback"][1]["html"] == as_html(text)
@@ -297,7 +312,8 @@ def test_the_spec_of_a_bank_quiz_is_in_the_language_current_when_it_was_made(lan
     assert spec["title"] == title[language]
     assert bool(chinese.search(spec["questions"][0]["prompt"])) == (language != "en")
     assert ("cjk" in [f["role"] for f in spec["fonts"]]) == (language != "en")  # Chinese gets its font
-    score = {"en": "1 of {n} answered right", "zh-Hans": "{n} 题中答对了 1 题", "zh-Hant": "{n} 題中答對了 1 題"}
+    score = {"en": "1 of {n} right at the first try", "zh-Hans": "{n} 题中第一次就答对了 1 题",
+             "zh-Hant": "{n} 題中第一次就答對了 1 題"}
     assert spec["scores"][1] == score[language].format(n=len(widget.questions))
 
 

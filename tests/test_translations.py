@@ -34,7 +34,7 @@ from tools.translate.config import DERIVED, EDITIONS, REPO, TRANSLATED
 from tools.translate.derive import CONVERSIONS, edition_text
 from tools.translate.editions import build, write_nb
 from tools.translate.hant import PROTECTED, read_overrides, to_traditional
-from tools.translate.prose import TOC_END, TOC_START, read_catalogue, translatable, without_toc
+from tools.translate.prose import TOC_END, TOC_START, catalogued, english_text, read_catalogue, without_toc
 from tools.translate.translator import skeleton, stamp
 
 pytestmark = pytest.mark.repo  # checks notebooks/, docs/ and the catalogues with tools/
@@ -84,7 +84,44 @@ def test_entry_whose_cell_is_gone_fails(repo):
     with catalogue.open("a", encoding="utf-8") as f:
         f.write("\n" + entry("gone", "旧的", "old"))
     status, message = check(repo)
-    assert status == 1 and "01_demo.md: cell gone: no such Markdown cell in 01_demo.ipynb" in message
+    assert status == 1 and "01_demo.md: cell gone: no such Markdown cell, nor code cell with figure texts" in message
+
+
+def set_figure_texts(repo, cell_id: str, alts: list[str]) -> None:
+    path = repo.notebooks / "01_demo.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    next(c for c in nb.cells if c.id == cell_id).metadata["alt"] = alts
+    nbformat.write(nb, path)
+
+
+def test_figure_texts_are_catalogued_translated_into_the_editions_and_stamped(repo):
+    build_and_mark_executed(repo)
+    set_figure_texts(repo, "work", ["Bars of two random numbers, one row per draw."])
+    status, message = check(repo)
+    assert status == 1 and "01_demo.md: figure texts of code cell work: no entry" in message
+    skeleton("zh-Hans", "01", repo)
+    catalogue = repo.catalogues / "zh-Hans" / "01_demo.md"
+    text = catalogue.read_text(encoding="utf-8")
+    assert re.search(r"<!-- alt work · en [0-9a-f]{12} -->\nBars of two random numbers, one row per draw.\n", text)
+    catalogue.write_text(text.replace("Bars of two random numbers, one row per draw.", "两个随机数的条形图，每次一{行}。"),
+                         encoding="utf-8")
+    build_and_mark_executed(repo)
+    assert check(repo) == (0, "1 notebooks × 2 editions: no problem(s)")
+    work = {language: next(c for c in edition(repo, language).cells if c.id == "work") for language in EDITIONS}
+    assert work["zh-Hans"].metadata["alt"] == ["两个随机数的条形图，每次一行。"]
+    assert work["zh-Hant"].metadata["alt"] == ["兩個隨機數的條形圖，每次一列。"]  # converted, markup resolved
+    set_figure_texts(repo, "work", ["Bars of two random numbers, one row per draw, the larger first."])
+    status, message = check(repo)
+    assert "figure texts of code cell work: stale" in message and "stamp zh-Hans 01 alt:work" in message
+    stamp("zh-Hans", "01", ["alt:work"], repo)
+    build(paths=repo, log=lambda _: None)
+    assert check(repo)[0] == 0
+    set_figure_texts(repo, "work", ["First figure.", "Second figure."])
+    stamp("zh-Hans", "01", ["alt:work"], repo)
+    status, message = check(repo)
+    assert "figure texts of code cell work: 1 line(s) for 2 figure(s)" in message
+    with pytest.raises(ValueError, match="01_demo.ipynb has no code cell with figure texts with id 'setup'"):
+        stamp("zh-Hans", "01", ["alt:setup"], repo)
 
 
 def test_hand_edited_edition_and_unexecuted_code_fail(repo):
@@ -243,14 +280,11 @@ def glossary_problems(
 
 
 def notebook_pairs(path: Path) -> list[tuple[str, str]]:
-    """(English cell text, its zh-Hans entry) for every entry of the catalogue of English notebook `path`."""
+    """(English text, its zh-Hans entry) for every entry of the catalogue of English notebook `path`: each
+    Markdown cell's, and the alternative texts of each figure."""
     nb = nbformat.read(path, as_version=4)
     entries = read_catalogue(REPO.catalogue(path, "zh-Hans"))
-    return [
-        (without_toc(c.source), without_toc(entries[c.id].text))
-        for c in translatable(nb)
-        if c.id in entries
-    ]
+    return [(english_text(c), without_toc(entries[c.id].text)) for c in catalogued(nb) if c.id in entries]
 
 
 def library_catalogues(language: str = "zh-Hans") -> dict[Path, dict[str, str]]:

@@ -16,6 +16,13 @@ editions (`notebooks/zh-Hans/`, `notebooks/zh-Hant/`) get the same pages in `<ou
   (`offline_pages.preparation`) and the site's own (`site_steps`), then the page template
   (`tools/templates/site.html.j2`), which writes the bar, the contents, the outline and the search
   (`chrome.html.j2`) from `resources["site"]`.
+- The glossary, the lecturer's guide and the sources are pages of each edition too (`reference_pages`:
+  Markdown of docs/ converted as a notebook), listed under "Reference" after the notebooks, and in the
+  search; where the prose names one of their files (`docs/sources.md`), the page links it.
+- How a page is viewed (`tools/site_view.js`, `tools/templates/site_view.css`): in the reader's dark mode
+  (labs, quizzes and figures on light cards), printed (the lesson only, labs as drawn, links spelled out),
+  every figure opened full size by a click or Enter, and the lecturer's notes (slide type `notes`) under
+  their label with a toggle that folds them all, remembered.
 - A part off the main line (cells tagged `going-further`) is one tinted block, labelled at its top as one
   to skip on a first reading (`GoingFurtherBlocks`, the page template); the outline marks its entries.
 - Formulas are typeset by MathJax 3.2.2 when the site is built (`offline_pages.typeset`, in Node), so a
@@ -35,6 +42,7 @@ editions (`notebooks/zh-Hans/`, `notebooks/zh-Hant/`) get the same pages in `<ou
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import sys
@@ -48,7 +56,7 @@ from nbconvert.preprocessors import ExtractOutputPreprocessor, Preprocessor
 
 from attnlib.i18n import LANGUAGES, N_, translated
 
-from . import offline_pages, site_search
+from . import offline_pages, reference_pages, site_search
 from .offline_pages import MATHJAX, ROOT, AssetError, Package, notebook_title
 
 # The search of the series (MIT). Its UMD build is a classic script, which loads from file://.
@@ -60,6 +68,8 @@ MINISEARCH_URL = f"vendor/{MINISEARCH.folder}/dist/umd/index.js"
 PACKAGES = (MATHJAX, MINISEARCH)
 NAV_JS = Path(__file__).with_name("site_nav.js")  # the page code of the contents, outline and search
 NAV_URL = "assets/site-nav.js"
+VIEW_JS = Path(__file__).with_name("site_view.js")  # the page code of the notes' toggle and figures full size
+VIEW_URL = "assets/site-view.js"
 INDEX_JS = "search-index.js"  # one per language, beside its pages
 # The words of the site, in English; in other languages they come from the locale catalogues (English →
 # 简体 in attnlib/locale/zh-Hans/publishing.json, and 繁體 generated from it by tools/translate/).
@@ -70,12 +80,29 @@ TEXTS = {
               "To run and change the code yourself, open the notebooks in JupyterLab "
               "(<code>make lab</code>)."),
     "index": N_("index"), "previous": N_("← previous"), "next": N_("next →"), "code": N_("Show the code"),
-    "lecture": N_("In a lecture"), "skip": N_("Skip to content"), "series_nav": N_("The series"),
+    "lecturer": N_("For the lecturer"), "notes_hide": N_("Hide lecture notes"),
+    "notes_show": N_("Show lecture notes"), "close": N_("Close"),
+    "zoom": N_("Click, or press Enter, to see the figure full size"), "skip": N_("Skip to content"),
+    "series_nav": N_("The series"),
     "outline": N_("On this page"), "toggle": N_("Contents and outline"), "lab": N_("Lab: {what}"),
     "lab_join": N_(", "), "search": N_("Search the series"),
     "placeholder": N_("Search: softmax, mask, d_k…"), "results": N_("Search results"),
     "none": N_("No results"), "one": N_("1 result"), "many": N_("{n} results"),
     "further": N_("Going further"), "further_note": N_("optional"),
+    "elsewhere": N_("Found in another edition:"),
+    "keys_title": N_("Keyboard shortcuts"), "key_search": N_("go to the search box"),
+    "key_help": N_("show this list"), "key_close": N_("close this list"), "key_previous": N_("previous page"),
+    "key_next": N_("next page"), "key_button": N_("Close"),
+    "key_where": N_("The arrow keys turn the page only when the focus is not in a field, a control "
+                    "or a lab."),
+    "reference": N_("Reference"), "english_note": N_("This page is written in English."),
+    "glossary_note": N_("This page is written in English; its table gives each term in both Chinese "
+                        "editions."),
+    "glossary_what": N_("Every term of the series with its one rendering in 简体 and in 繁體."),
+    "lecturers_guide_what": N_("A plan of lectures, how to present the notebooks as slides, and advice for "
+                               "learners working alone."),
+    "sources_what": N_("Every claim of the two articles the series grew from, right, imprecise or wrong, "
+                       "and the section that shows it."),
 }  # fmt: skip
 WORDS = {language: translated(TEXTS, language) for language in LANGUAGES}
 
@@ -84,20 +111,21 @@ WORDS = {language: translated(TEXTS, language) for language in LANGUAGES}
 # tools/templates/.
 TEMPLATE = "site.html.j2"
 INDEX = "site_index.html.j2"
-STYLESHEETS = ("site.css", "readable.css", "exercise.css")  # after JupyterLab's, in this order
+STYLESHEETS = ("site.css", "readable.css", "exercise.css", "site_view.css")  # after JupyterLab's, in order
 
 
 @dataclass(frozen=True)
 class Page:
-    """A notebook of the series and its page."""
+    """A notebook of the series, or a reference page (``stem``: its name), and its page."""
 
     path: Path
     title: str
     intro: str  # the first paragraph after the title, Markdown
+    stem: str = ""  # the page's name without .html where it is not the notebook's (a reference page)
 
     @property
     def name(self) -> str:
-        return f"{self.path.stem}.html"
+        return f"{self.stem or self.path.stem}.html"
 
 
 def first_paragraph(nb) -> str:
@@ -119,12 +147,30 @@ def first_paragraph(nb) -> str:
 
 # ---- the notebook as its page shows it: nbconvert preprocessors -----------------------------------------
 class LectureNotes(Preprocessor):
-    """Lecturer notes (slide type ``notes``) tagged ``lecture-notes``, so the page sets them aside."""
+    """Lecturer notes (slide type ``notes``, whatever their tags) tagged ``lecture-notes``, so the page sets
+    them aside under its own label (the word ``lecturer``) and a toggle; a first line that is that label in
+    bold (the notebook's own, ``**For the lecturer.**``) is left out, so the page does not say it twice."""
 
     def preprocess_cell(self, cell, resources, index):
         if cell.cell_type == "markdown" and cell.metadata.get("slideshow", {}).get("slide_type") == "notes":
-            cell.metadata["tags"] = [*cell.metadata.get("tags", []), "lecture-notes"]
+            tags = cell.metadata.get("tags", [])
+            if "lecture-notes" not in tags:
+                cell.metadata["tags"] = [*tags, "lecture-notes"]
+            label = WORDS[offline_pages.page_language(resources)]["lecturer"]
+            cell.source = without_label(cell.source, label)
         return cell, resources
+
+
+BOLD_LINE = re.compile(r"\*\*(.+?)\*\*[.:。：]?[ \t]*(?:\n|$)")
+
+
+def without_label(source: str, label: str) -> str:
+    """``source`` without its first line if that line is ``label`` in bold (a full stop or colon after it,
+    inside or outside the bold, allowed)."""
+    found = BOLD_LINE.match(source.lstrip())
+    if found and found.group(1).rstrip(".:。：").strip().casefold() == label.casefold():
+        return source.lstrip()[found.end():]
+    return source
 
 
 class GoingFurtherBlocks(Preprocessor):
@@ -145,8 +191,10 @@ def mark_going_further(cells) -> None:
 
 
 def site_steps() -> list[Preprocessor]:
-    """The preparation pages and decks share (``offline_pages.preparation``), then the site's own steps."""
-    return [*offline_pages.preparation(".html"), LectureNotes(), GoingFurtherBlocks()]
+    """The preparation pages and decks share (``offline_pages.preparation``), then the site's own steps:
+    lecturer notes set aside, going-further blocks, mentions of the reference files linked to their pages."""
+    return [*offline_pages.preparation(".html"), LectureNotes(), GoingFurtherBlocks(),
+            reference_pages.DocumentLinks()]
 
 
 def for_site(nb, path: Path | None = None):
@@ -182,25 +230,45 @@ def outline_items(page_html: str, lab_word: str, lab_join: str) -> list[dict[str
     return items
 
 
-def site_resources(pages: list[Page], i: int, language: str, available: tuple[str, ...]) -> dict[str, Any]:
-    """What the page template needs to write the bar, the contents, the outline and the search of page i."""
+def site_resources(pages: list[Page], i: int, language: str, available: tuple[str, ...],
+                   references: list[Page] = ()) -> dict[str, Any]:
+    """What the page template needs to write the bar, the contents, the outline and the search of page i
+    of the notebooks ``pages`` then the ``references``: ``current`` is i for a notebook's page (the bar's
+    previous and next), None for a reference page; ``here`` is the page itself."""
     root = offline_pages.root_prefix(language)
+    here = [*pages, *references][i]
+
+    def listed(group):
+        return [{"name": p.name, "title": p.title, "plain_title": site_search.plain_text(p.title)}
+                for p in group]
+
     return {
-        "language": language, "root": root, "words": WORDS[language], "current": i, "nav": NAV_URL,
-        "pages": [{"name": p.name, "title": p.title, "plain_title": site_search.plain_text(p.title)}
-                  for p in pages],
-        "languages": offline_pages.language_links(pages[i].name, language, available),
-        "search": search_data(language),
+        "language": language, "root": root, "words": WORDS[language], "nav": NAV_URL, "view": VIEW_URL,
+        "current": i if i < len(pages) else None, "here": {"name": here.name, "title": here.title},
+        "pages": listed(pages), "references": listed(references),
+        "languages": offline_pages.language_links(here.name, language, available),
+        "search": search_data(language, available, here.name),
         "figure_alt": offline_pages.figure_alt(language),
     }
 
 
-def search_data(language: str) -> dict[str, str]:
-    """The data-* attributes of the search box of a page of `language`: where MiniSearch and the
-    language's index are (tools/site_nav.js loads them on first use) and the words of its results."""
+def search_data(language: str, available: Iterable[str] = (), name: str = "index.html") -> dict[str, str]:
+    """The data-* attributes of the search box of the page `name` of `language`: where MiniSearch and the
+    language's index are (tools/site_nav.js loads them on first use), the words of its results, the other
+    editions built (``editions``: [language, its name, its index, this page in it], asked when this one
+    finds little) and the words of the list of keys (``keys``)."""
     words = WORDS[language]
+    there = offline_pages.sibling_href
+    editions = [[lang, offline_pages.LANGUAGE_NAMES[lang], there(INDEX_JS, language, lang),
+                 there(name, language, lang)] for lang in LANGUAGES if lang in available and lang != language]
+    keys = {key: words[f"key_{key}"]
+            for key in ("search", "help", "close", "previous", "next", "button", "where")}
+    keys["title"] = words["keys_title"]
     return {"engine": offline_pages.root_prefix(language) + MINISEARCH_URL, "index": INDEX_JS,
-            "none": words["none"], "one": words["one"], "many": words["many"], "limit": "10"}
+            "none": words["none"], "one": words["one"], "many": words["many"],
+            "elsewhere": words["elsewhere"],
+            "editions": json.dumps(editions, ensure_ascii=False),
+            "keys": json.dumps(keys, ensure_ascii=False)}
 
 
 def make_exporter():
@@ -219,7 +287,8 @@ def make_exporter():
         preprocessors=[*site_steps(), figures()],
     )
     css = PageCss(jupyterlab_css(exporter) + "\n" + offline_pages.stylesheet(*STYLESHEETS),
-                  [NAV_JS.read_text(encoding="utf-8")])  # the site's script may add its classes
+                  [NAV_JS.read_text(encoding="utf-8"), VIEW_JS.read_text(encoding="utf-8")])  # the site's
+    # scripts may add their classes
     exporter.register_filter("outline_items", outline_items)
     exporter.register_filter("page_css", css.for_page)
     return exporter
@@ -403,20 +472,26 @@ def _serialize(kept, custom: set[str]) -> str:
 
 
 def write_index(
-    out: Path, pages: list[Page], urls: dict[str, str], language: str = "en", available: tuple = ("en",)
+    out: Path, pages: list[Page], urls: dict[str, str], language: str = "en", available: tuple = ("en",),
+    references: list[Page] = (),
 ) -> Path:
-    """``index.html`` of one language: each page's title and first paragraph (Markdown), the search box and
-    the language switch (site_index.html.j2)."""
+    """``index.html`` of one language: each page's title and first paragraph (Markdown), then the same for
+    the ``references`` under their heading, the search box and the language switch (site_index.html.j2)."""
     from nbconvert.filters import markdown2html
 
+    def entries(group):
+        names = [r.stem for r in references]
+        return [{"name": p.name, "title": p.title, "intro": markdown2html(
+            reference_pages.link_documents(offline_pages.link_notebooks(p.intro, ".html"), names))}
+            for p in group]
+
     words = WORDS[language]
-    entries = [{"name": p.name, "title": p.title,
-                "intro": markdown2html(offline_pages.link_notebooks(p.intro, ".html"))} for p in pages]
     index = out / "index.html"
     index.write_text(
         offline_pages.render(
-            INDEX, words=words, pages=entries, resources={"offline": urls}, lang=language,
-            root=offline_pages.root_prefix(language), search=search_data(language), nav=NAV_URL,
+            INDEX, words=words, pages=entries(pages), references=entries(references),
+            resources={"offline": urls}, lang=language,
+            root=offline_pages.root_prefix(language), search=search_data(language, available), nav=NAV_URL,
             languages=offline_pages.language_links("index.html", language, available),
         ),  # fmt: skip
         encoding="utf-8",
@@ -424,10 +499,13 @@ def write_index(
     return index
 
 
-def build(notebooks: list[Path], out: Path, log=print, prune: bool = False) -> list[Path]:
-    """Write one `NN_name.html` per notebook, `index.html`, `assets/` and `vendor/` into out.
+def build(notebooks: list[Path], out: Path, log=print, prune: bool = False,
+          references: Iterable[reference_pages.Reference] = ()) -> list[Path]:
+    """Write one `NN_name.html` per notebook, a page per reference (``reference_pages.REFERENCES`` is the
+    glossary, the lecturer's guide and the sources, as `make site` writes them), `index.html`, `assets/` and
+    `vendor/` into out.
 
-    Returns the notebook pages. With prune, pages in out whose notebook is not in the list are deleted.
+    Returns the pages. With prune, pages in out whose notebook is not in the list are deleted.
     """
     offline_pages.install("make site", log)
     out.mkdir(parents=True, exist_ok=True)
@@ -436,14 +514,15 @@ def build(notebooks: list[Path], out: Path, log=print, prune: bool = False) -> l
     assets = out / "assets"
     assets.mkdir(exist_ok=True)
     (assets / "site.css").write_text(offline_pages.stylesheet(*STYLESHEETS), encoding="utf-8")  # the index's
-    (assets / Path(NAV_URL).name).write_text(NAV_JS.read_text(encoding="utf-8"), encoding="utf-8")
+    for script, url in ((NAV_JS, NAV_URL), (VIEW_JS, VIEW_URL)):
+        (assets / Path(url).name).write_text(script.read_text(encoding="utf-8"), encoding="utf-8")
 
     written = []
     fonts = {}  # every page and index, with the URL of MathJax's fonts from where it lies
     groups = offline_pages.editions(notebooks)
     available = tuple(groups)
     for language, paths in groups.items():
-        pages = build_edition(paths, out, exporter, language, available, log, prune)
+        pages = build_edition(paths, out, exporter, language, available, log, prune, tuple(references))
         written += pages
         for page in [*pages, offline_pages.edition_folder(out, language) / "index.html"]:
             fonts[page] = offline_pages.root_prefix(language) + offline_pages.MATHJAX_FONTS
@@ -451,9 +530,11 @@ def build(notebooks: list[Path], out: Path, log=print, prune: bool = False) -> l
     return written
 
 
-def build_edition(paths, out, exporter, language, available, log=print, prune=False) -> list[Path]:
-    """The pages and index of one language, in its folder of out: each page and its figures written by
-    nbconvert's FilesWriter."""
+def build_edition(paths, out, exporter, language, available, log=print, prune=False,
+                  references=()) -> list[Path]:
+    """The pages, reference pages and index of one language, in its folder of out: each page and its figures
+    written by nbconvert's FilesWriter. A reference page is converted as a notebook of the edition's folder
+    (its language), named after the reference."""
     import nbformat
     from nbconvert.writers import FilesWriter
 
@@ -464,14 +545,18 @@ def build_edition(paths, out, exporter, language, available, log=print, prune=Fa
     books = [nbformat.read(path, as_version=4) for path in paths]
     pages = [Page(p, notebook_title(nb) or p.stem, first_paragraph(nb))
              for p, nb in zip(paths, books, strict=True)]
+    folder_of_notebooks = paths[0].parent
+    refs = [reference_pages.notebook(r, language, WORDS[language]) for r in references]
+    listed = [Page(folder_of_notebooks / f"{r.name}.ipynb", notebook_title(nb) or r.name,
+                   WORDS[language][r.summary], stem=r.name) for r, nb in zip(references, refs, strict=True)]
     written, outlines = [], []
-    for i, (page, nb) in enumerate(zip(pages, books, strict=True)):
+    for i, (page, nb) in enumerate(zip([*pages, *listed], [*books, *refs], strict=True)):
         stem = page.path.stem
         resources = {
             "metadata": {"name": stem, "path": str(page.path.parent)},
             "offline": urls,
             "output_files_dir": f"figures/{stem}",
-            "site": site_resources(pages, i, language, available),
+            "site": site_resources(pages, i, language, available, listed),
         }
         body, resources = exporter.from_notebook_node(nb, resources=resources)
         shutil.rmtree(folder / "figures" / stem, ignore_errors=True)
@@ -482,14 +567,14 @@ def build_edition(paths, out, exporter, language, available, log=print, prune=Fa
         written.append(target)
         log(f"wrote {target}")
     documents = site_search.index_documents(
-        [(p.name, p.title, o) for p, o in zip(pages, outlines, strict=True)])
+        [(p.name, p.title, o) for p, o in zip([*pages, *listed], outlines, strict=True)])
     (folder / INDEX_JS).write_text(site_search.index_script(language, documents), encoding="utf-8")
     if prune:
         for stale in {p for p in folder.glob("[0-9][0-9]_*.html")} - set(written):
             stale.unlink()
             shutil.rmtree(folder / "figures" / stale.stem, ignore_errors=True)
             log(f"removed {stale}")
-    write_index(folder, pages, urls, language, available)
+    write_index(folder, pages, urls, language, available, listed)
     return written
 
 
@@ -499,7 +584,10 @@ def main(argv: list[str] | None = None) -> int:
         return (f"{len(pages)} pages in {seconds:.1f} s; the site is {size / 1e6:.1f} MB. "
                 f"Open {out / 'index.html'} in a browser.")
 
-    return offline_pages.command_line(__doc__, ROOT / "build" / "site", build, summary, argv)
+    def build_all(notebooks: list[Path], out: Path, prune: bool = False) -> list[Path]:
+        return build(notebooks, out, prune=prune, references=reference_pages.REFERENCES)
+
+    return offline_pages.command_line(__doc__, ROOT / "build" / "site", build_all, summary, argv)
 
 
 if __name__ == "__main__":

@@ -24,6 +24,10 @@ tarball's sha512), and only the files the slides use are copied to `<out>/vendor
 Presenting needs no network; only the first build needs npm (later builds reuse node_modules/).
 The Chinese editions (`notebooks/zh-Hans/`, `notebooks/zh-Hant/`) get their decks in `<out>/zh-Hans/` and
 `<out>/zh-Hant/` (one shared `vendor/`); every deck and index has a switch to the other languages.
+When the website (`make site`) lies beside the decks (`<out>/../site/`) as they are built, every deck links
+to its page there and every index to the site's index. The index is styled as the site's (site.css) and
+lists the deck's keys: → walks every slide in order, labs and quizzes included (reveal's linear mode), and a
+lab's or a quiz's control keeps only the keys it uses (the page kit's rule, `shareKeys` in kit.js).
 Figures are embedded in the HTML as data: URIs (plots and Markdown images alike).
 A notebook becomes its deck through nbconvert: the preprocessors the site shares
 (`offline_pages.preparation`) and the deck's own (`deck_steps`), then the deck's template, which writes
@@ -41,6 +45,7 @@ metadata (slide types, and the tags `slide-output-only` and `slide-figure-N` rea
 from __future__ import annotations
 
 import html
+import os
 import re
 import sys
 from pathlib import Path
@@ -121,12 +126,26 @@ def figure_heights(nb) -> list[int]:
 # The words of the decks, in English; in other languages from the locale catalogues.
 TEXTS = {
     "title": N_("Slides"),
-    "keys": N_("Arrow keys move, S opens the speaker notes, F is full screen, Esc shows an overview."),
+    "keys_title": N_("Keys"),  # heads the index's list of the deck's keys (KEYS)
+    "site": N_("Website"),  # a deck's link to its page on the website
+    "site_index": N_("Read the series on the website"),
     "off_slide": N_("In the notebook, not on the slide:"),  # heads the code a slide leaves to its notes
     "further": N_("Going further"),  # the corner label of a slide of a going-further part
     "further_first": N_("Going further · optional"),  # ... on the part's first slide
 }
 WORDS = {language: translated(TEXTS, language) for language in LANGUAGES}
+# The keys of a deck, as its index lists them: (keys, what they do) in the words of the index's language.
+KEYS = (
+    ("→ ↓ Space", N_("the next slide: every slide in order, labs and quizzes included")),
+    ("← ↑", N_("the previous slide")),
+    ("Tab", N_("into a lab or a quiz: the control in focus keeps the keys it uses (the arrows move a slider "
+               "or choose an answer); a click gives them back at once")),
+    ("Esc", N_("in a lab or a quiz, gives the keys back to the deck; elsewhere, shows an overview of the "
+               "deck")),
+    ("S", N_("the speaker notes")),
+    ("F", N_("full screen")),
+)
+KEY_WORDS = {language: list(translated(dict(KEYS), language).items()) for language in LANGUAGES}
 
 
 def label_going_further(cells, language: str = "en") -> None:
@@ -265,19 +284,35 @@ def make_exporter(urls: dict[str, str]):
     )
 
 
-def deck_resources(urls: dict[str, str], language: str, name: str, available: tuple[str, ...]) -> dict:
+def deck_resources(urls: dict[str, str], language: str, name: str, available: tuple[str, ...],
+                   site_page: str = "") -> dict:
     """What the deck template needs beyond nbconvert's own: the vendored files, the deck's language and
-    words, the alternative text of its figures and the language switch."""
+    words, the alternative text of its figures, the language switch and the address of the deck's page on
+    the website (``site_page``; empty: no link)."""
     links = offline_pages.language_links(name, language, available)
     return {**urls, "language": language, "deck_word": WORDS[language]["title"], "languages": links,
-            "figure_alt": offline_pages.figure_alt(language)}
+            "figure_alt": offline_pages.figure_alt(language), "site_page": site_page,
+            "site_word": WORDS[language]["site"]}
 
 
-def build(notebooks: list[Path], out: Path, log=print, prune: bool = False) -> list[Path]:
+def site_href(site: Path | None, language: str, page: str, folder: Path) -> str:
+    """The relative address, from a deck or index in ``folder``, of the page ``page`` of the website in
+    ``site`` in ``language`` (the site's own layout: an edition in a folder of its own); empty when no site
+    has been built there."""
+    if site is None or not (site / "index.html").is_file():
+        return ""
+    target = offline_pages.edition_folder(site, language) / page
+    return Path(os.path.relpath(target, folder)).as_posix()
+
+
+def build(notebooks: list[Path], out: Path, log=print, prune: bool = False,
+          site: Path | None = None) -> list[Path]:
     """Write one `<name>.slides.html` per notebook and `index.html` into out; return the decks.
 
-    With prune, decks in out whose notebook is not in the list are deleted (a renamed notebook).
+    With prune, decks in out whose notebook is not in the list are deleted (a renamed notebook). Each deck
+    links to its page on the website in ``site`` (default: ``site/`` beside out) if one is built there.
     """
+    site = out.parent / "site" if site is None else site
     import nbformat
 
     fetch_assets(log)
@@ -295,8 +330,9 @@ def build(notebooks: list[Path], out: Path, log=print, prune: bool = False) -> l
         written = []
         for path in paths:
             name = f"{path.stem}.slides.html"
+            page = site_href(site, language, f"{path.stem}.html", folder)
             resources = {"metadata": {"name": path.stem, "path": str(path.parent)},
-                         "offline": deck_resources(urls, language, name, available)}
+                         "offline": deck_resources(urls, language, name, available, page)}
             body, _ = exporter.from_notebook_node(nbformat.read(path, as_version=4), resources=resources)
             deck = folder / name
             deck.write_text(body, encoding="utf-8")
@@ -307,14 +343,16 @@ def build(notebooks: list[Path], out: Path, log=print, prune: bool = False) -> l
             for stale in set(folder.glob("*.slides.html")) - set(written):
                 stale.unlink()
                 log(f"removed {stale}")
-        write_index(folder, language, available)
+        write_index(folder, language, available, site_href(site, language, "index.html", folder))
         decks += written
     log(f"typeset {offline_pages.typeset(fonts)} formulas")
     return decks
 
 
-def write_index(out: Path, language: str = "en", available: tuple[str, ...] = ("en",)) -> None:
-    """An index of every deck in out, titled as in each deck's <title>."""
+def write_index(out: Path, language: str = "en", available: tuple[str, ...] = ("en",),
+                site: str = "") -> None:
+    """An index of every deck in out, titled as in each deck's <title>, with the keys of a deck and a link to
+    the website's index at the address ``site`` (empty: none)."""
     words = WORDS[language]
     switch = offline_pages.language_links("index.html", language, available)
     decks = []
@@ -323,8 +361,8 @@ def write_index(out: Path, language: str = "en", available: tuple[str, ...] = ("
         decks.append({"href": html.escape(deck.name), "title": found.group(1) if found else deck.name})
     urls = asset_urls(offline_pages.root_prefix(language), language)
     (out / "index.html").write_text(
-        offline_pages.render(INDEX, lang=language, title=words["title"], keys=words["keys"], languages=switch,
-                             decks=decks, resources={"offline": urls}),
+        offline_pages.render(INDEX, lang=language, words=words, keys=KEY_WORDS[language], languages=switch,
+                             decks=decks, site=site, resources={"offline": urls}),
         encoding="utf-8",
     )
 

@@ -4,7 +4,13 @@
 2. no stored error output (except cells marked NBVAL_RAISES_EXCEPTION, which show one on purpose);
 3. the kernelspec is python3;
 4. cells stay small: code cells at most 15 lines (median at most 6 per notebook), prose cells at
-   most 150 words outside tables and formulas.
+   most 150 words outside tables and formulas;
+5. every lecturer's note (a Markdown cell of slide type ``notes``) carries the tag ``lecture-notes`` and
+   begins with the label of its language on a line of its own (``**For the lecturer.**``), so a learner
+   alone knows to skip it;
+6. every figure a code cell draws (a PNG output) has its own alternative text, one per figure in the
+   cell's metadata ``alt``, no two alike in a notebook, in the notebook's language (a Chinese edition's
+   texts are Chinese).
 
 Usage: python -m tools.check_notebooks [NOTEBOOK ...]   (default: every notebook in notebooks/)
 """
@@ -22,6 +28,54 @@ MAX_CODE_LINES = 15
 MAX_MEDIAN_CODE_LINES = 6
 MAX_PROSE_WORDS = 150
 ROOT = Path(__file__).resolve().parent.parent
+NOTES_TAG = "lecture-notes"
+# The first line of a lecturer's note, by the language of the edition (the name of its folder): the
+# 简体 label is the translators' (the prose catalogues), the 繁體 one its OpenCC conversion.
+NOTES_LABEL = {"en": "**For the lecturer.**", "zh-Hans": "**讲师备注。**", "zh-Hant": "**講師備註。**"}
+ALT = "alt"  # a code cell's metadata: one alternative text per figure it draws
+HAN = re.compile(r"[\u3400-\u9fff]")
+
+
+def language(path: Path) -> str:
+    """The edition of a notebook: the name of its folder for a Chinese edition, else English."""
+    return path.parent.name if path.parent.name in NOTES_LABEL else "en"
+
+
+def is_notes(cell) -> bool:
+    return cell.cell_type == "markdown" and cell.metadata.get("slideshow", {}).get("slide_type") == "notes"
+
+
+def figures(cell) -> int:
+    """How many figures (PNG outputs) a code cell stores."""
+    return sum("image/png" in output.get("data", {}) for output in cell.get("outputs", []))
+
+
+def notes_problems(number: int, cell, lang: str) -> list[str]:
+    found = []
+    if NOTES_TAG not in cell.metadata.get("tags", []):
+        found.append(f"cell {number}: a lecturer's note without the tag {NOTES_TAG!r}")
+    if cell.source.split("\n", 1)[0].strip() != NOTES_LABEL[lang]:
+        found.append(f"cell {number}: a lecturer's note must begin with the line {NOTES_LABEL[lang]}")
+    return found
+
+
+def alt_problems(number: int, cell, lang: str, seen: set[str]) -> list[str]:
+    alts = cell.metadata.get(ALT, [])
+    if not isinstance(alts, list) or not all(isinstance(a, str) and a.strip() for a in alts):
+        return [f"cell {number}: metadata {ALT!r} must be a list of texts, one per figure, got {alts!r}"]
+    found = []
+    if len(alts) != figures(cell):
+        found.append(
+            f"cell {number}: draws {figures(cell)} figure(s) but has {len(alts)} alternative text(s) "
+            f"in its metadata {ALT!r}: write one sentence per figure, what it shows"
+        )
+    for alt in alts:
+        if alt in seen:
+            found.append(f"cell {number}: the alternative text {alt[:40]!r}… is another figure's too")
+        if lang != "en" and not HAN.search(alt):
+            found.append(f"cell {number}: the alternative text {alt[:40]!r}… is not translated")
+        seen.add(alt)
+    return found
 
 
 def code_lines(text: str) -> int:
@@ -44,8 +98,12 @@ def problems(path: Path) -> list[str]:
     counts = [c.get("execution_count") for c in code]
     if counts != list(range(1, len(code) + 1)):
         found.append("execution counts are not 1..n: re-run the notebook top to bottom")
-    sizes = []
+    sizes, seen, lang = [], set(), language(path)
     for number, cell in enumerate(nb.cells, start=1):
+        if is_notes(cell):
+            found += notes_problems(number, cell, lang)
+        if cell.cell_type == "code":
+            found += alt_problems(number, cell, lang, seen)
         text = cell.source
         if cell.cell_type == "code" and text.strip():
             sizes.append(code_lines(text))

@@ -212,6 +212,8 @@ HANT_GLOBS = (
     "notebooks/zh-Hant/*.ipynb",
     "attnlib/locale/zh-Hant/*.json",
     "docs/lecturers_guide.zh-Hant.md",
+    "docs/sources.zh-Hant.md",
+    "docs/glossary.md",  # a page of the 繁體 site too (tools/reference_pages.py)
     "data/zao_shang_hao.json",
     "data/green_grass.json",
 )
@@ -239,6 +241,11 @@ EDITION_GLOBS = {
     "SC": ("notebooks/*.ipynb", "notebooks/zh-Hans/*.ipynb"),
     "TC": ("notebooks/zh-Hant/*.ipynb",),
 }
+# The Markdown of docs/ the site shows as reference pages in the script's editions (tools/reference_pages.py).
+REFERENCE_GLOBS = {
+    "SC": ("docs/glossary.md", "docs/lecturers_guide.zh-Hans.md", "docs/sources.zh-Hans.md"),
+    "TC": ("docs/glossary.md", "docs/lecturers_guide.zh-Hant.md", "docs/sources.zh-Hant.md"),
+}
 
 
 def bold_texts(text: str) -> list[str]:
@@ -252,7 +259,8 @@ def _joined(value: str | list[str]) -> str:
 
 def bold_characters(script: str, root: Path = REPO_ROOT) -> set[str]:
     """Every CJK character a page or a deck of the script's editions draws bold: the bold runs of the
-    notebooks' Markdown and of their HTML and Markdown outputs, every word of the site and the decks
+    notebooks' Markdown and of their HTML and Markdown outputs and of the reference pages, every word of
+    the site and the decks
     (``publishing.json``: titles, side titles, the going-further label), the language names (the
     current one is bold in the switch) and the title of an exercise's task card."""
     from attnlib.exercises.tasks import WORDS
@@ -267,6 +275,8 @@ def bold_characters(script: str, root: Path = REPO_ROOT) -> set[str]:
                 for output in cell.get("outputs", []):
                     data = output.get("data", {})
                     texts.extend(_joined(data.get(kind, "")) for kind in ("text/html", "text/markdown"))
+    for pattern in REFERENCE_GLOBS[script]:
+        texts.extend(path.read_text(encoding="utf-8") for path in sorted(root.glob(pattern)))
     catalogues = root / "attnlib" / "locale" / Face(script, 700).language
     publishing = json.loads((catalogues / "publishing.json").read_text(encoding="utf-8"))
     title = json.loads((catalogues / "exercises.json").read_text(encoding="utf-8")).get(WORDS["title"], "")

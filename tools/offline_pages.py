@@ -9,7 +9,8 @@
   subset for headings and bold text (weight 700 of the same family: no faked bold).
 - The preparation of a notebook both builds share, as nbconvert preprocessors in one list
   (`preparation`): widget outputs shown without a kernel, exercises as task cards, the title, no harness
-  comments, links between notebooks rewritten to links between pages or decks.
+  comments, links between notebooks rewritten to links between pages or decks, each figure's own
+  alternative text.
 - The three editions (English in `notebooks/`, 简体中文 in `notebooks/zh-Hans/`, 繁體中文 in
   `notebooks/zh-Hant/`): each is written to its own folder (`<out>/`, `<out>/zh-Hans/`, `<out>/zh-Hant/`)
   sharing one `vendor/`, and every page carries a switch to the same page in the other languages
@@ -57,8 +58,10 @@ WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 # (`../NN_name.ipynb`, `../zh-Hant/NN_name.ipynb`, `zh-Hans/NN_name.ipynb`).
 NOTEBOOK_LINK = re.compile(r"\]\(((?:\.\./)?(?:zh-Han[st]/)?\d\d_\w+)\.ipynb(#[^)]*)?\)")
 
-# What a figure of a page or a deck is, for a reader who cannot see it: the text around it describes it.
+# What a figure of a page or a deck is, for a reader who cannot see it, when its cell has no text of its
+# own for it (the series' figures all have one: `figure_alts`; this serves any other notebook built).
 FIGURE_ALT = N_("A figure drawn by the notebook's code; the text beside it says what it shows")
+ALT = "alt"  # a code cell's metadata: the alternative text of each figure it draws, in output order
 # What a page or a deck shows in place of a widget that has no form without a kernel.
 WIDGET_NOTE = N_(
     "This widget needs Python: open the notebook in JupyterLab (<code>make lab</code>) to use it."
@@ -246,8 +249,19 @@ def language_links(name: str, language: str, available: Iterable[str]) -> list[d
 
 
 def figure_alt(language: str) -> str:
-    """What a figure of a page or a deck in `language` says to a reader who cannot see it."""
+    """What a figure of a page or a deck in `language` says when its cell gives no text of its own."""
     return translated({"alt": FIGURE_ALT}, language)["alt"]
+
+
+def figure_alts(cell) -> int:
+    """Give each figure (PNG output) of a code cell, in place, its own alternative text from the cell's
+    metadata ``alt`` (one per figure, in output order; in an edition, already in its language), as the
+    output's ``metadata.alt``, which figure.html.j2 writes as the ``<img alt>``. Returns how many it gave."""
+    alts = cell.metadata.get(ALT, []) if cell.cell_type == "code" else []
+    figures = [o for o in cell.get("outputs", []) if "image/png" in o.get("data", {})]
+    for output, alt in zip(figures, alts, strict=False):
+        output.setdefault("metadata", {})[ALT] = alt
+    return min(len(figures), len(alts))
 
 
 def editions(notebooks: Iterable[Path]) -> dict[str, list[Path]]:
@@ -404,6 +418,14 @@ class ExerciseTasks(Preprocessor):
         return nb, resources
 
 
+class FigureAlts(Preprocessor):
+    """Each figure with the alternative text its cell gives it (`figure_alts`)."""
+
+    def preprocess_cell(self, cell, resources, index):
+        figure_alts(cell)
+        return cell, resources
+
+
 class NotebookTitle(Preprocessor):
     """The notebook's title heading as ``metadata.title`` (the ``<title>`` nbconvert's templates write)."""
 
@@ -435,11 +457,12 @@ class NotebookLinks(Preprocessor):
 def preparation(suffix: str, compact_tasks: bool = False) -> list[Preprocessor]:
     """The steps that make a notebook a page or a deck, shared by the site and the slides, in order: widget
     outputs shown without a kernel, exercises as task cards, the title, no harness comments, links between
-    pages (``suffix``). Each builder adds the few steps of its own after these."""
+    pages (``suffix``), each figure's own alternative text. Each builder adds the few steps of its own
+    after these."""
     if not isinstance(suffix, str) or not suffix.endswith(".html"):
         raise ValueError(f"suffix must end a page's or a deck's name in .html (.slides.html), got {suffix!r}")
     return [WidgetOutputs(), ExerciseTasks(compact=compact_tasks), NotebookTitle(), HarnessComments(),
-            NotebookLinks(suffix=suffix)]
+            NotebookLinks(suffix=suffix), FigureAlts()]
 
 
 def prepare(nb, steps: Iterable[Preprocessor], path: Path | None = None):

@@ -1,11 +1,14 @@
 /* The website's navigation in the reader's browser: the contents beside a page (folded away on a narrow
-   screen), the outline's jumps (a lab's link puts the keyboard into the lab), and the search of the series.
+   screen), the outline's jumps (a lab's link puts the keyboard into the lab) and its mark on the section
+   being read, the search of the series, and the keys (/ the search, ? the list of keys, ← → [ ] the
+   previous and next page).
 
    A classic script (a page opened from disk cannot load ES modules), copied by tools/build_site.py to
    assets/site-nav.js. The words it shows and the addresses it loads come from the page (data-* attributes
    written by build_site.py); the index is the sections of every page of the language, written by
    tools/site_search.py into search-index.js, and searched with MiniSearch (vendored, pinned). Both scripts
-   are loaded on the first use of the search box, not with the page. */
+   are loaded on the first use of the search box, not with the page; another edition's index only when a
+   search finds little in this one. */
 (function () {
   "use strict";
 
@@ -39,28 +42,43 @@
     element.focus({ preventScroll: true });
   }
 
-  // ---- words: one tokenizer for the index and the query ------------------------------------------------
-  // Latin text: words (letters, digits, underscore, so d_k and W_q stay whole). Chinese has no spaces:
-  // each character and each pair of neighbours is indexed; a query of two or more characters is looked up
-  // by its pairs (掩码 → 掩码; 注意力 → 注意, 意力), one character by itself.
-  const HAN = /\p{Script=Han}/u;
-  const RUNS = /[\p{Script=Han}\u3005\u3007]+|(?:(?![\p{Script=Han}])[\p{L}\p{N}_])+/gu;
+  // ---- how the search reads text: the twins of fold() and terms() in tools/site_search.py -------------
+  // Notation written any way a reader types it is one term (dk, d k, dₖ, d_{k} → d_k; QK^T → qkᵀ;
+  // sqrt → √). Latin text: words (letters, digits, underscore, so d_k and W_q stay whole). Chinese has no
+  // spaces: each character and each pair of neighbours is indexed; a query of two or more characters is
+  // looked up by its pairs (掩码 → 掩码; 注意力 → 注意, 意力), one character by itself.
+  const SUBSCRIPTS = Object.fromEntries(Array.from("₀₁₂₃₄₅₆₇₈₉ₐₑₒₓₕₖₗₘₙₚₛₜᵢᵣᵤᵥⱼ",
+    (c, i) => [c, "0123456789aeoxhklmnpstirvuj"[i]]));
+  const TRANSPOSE = /\^\s*(?:\\top|t|⊤)(?![a-z0-9_])|⊤/g;
+  const NOTATION = /(?<![a-z0-9_])(?:(d)[ _]?(model|ff|k|q|v)|(w)[ _]?(q|k|v|o)|(t)[ _]?(q|k))(?![a-z0-9_])/g;
+  const HAN = /[\u2E80-\u2FDF\u3005\u3007\u3021-\u3029\u3400-\u4DBF\u4E00-\u9FFF\uF900-\uFAFF\u{20000}-\u{3134F}]/u;
+  const WORD = /[\p{L}\p{N}_]/u;
+
+  function fold(text) {
+    const lower = Array.from(String(text).toLowerCase(), (c) => (c in SUBSCRIPTS ? "_" + SUBSCRIPTS[c] : c));
+    return lower.join("").replace(/[{}]/g, "").replace(/(?<![a-z0-9_])sqrt(?![a-z0-9_])/g, "√")
+      .replace(TRANSPOSE, "ᵀ").replace(NOTATION, (...m) => m.slice(1, 7).filter(Boolean).join("_"));
+  }
+
+  const kind = (c) => (HAN.test(c) ? "h" : WORD.test(c) ? "w" : c === "√" ? "√" : " ");
 
   function terms(text, forQuery) {
+    const chars = Array.from(fold(text));
     const found = [];
-    for (const [run] of String(text).toLowerCase().matchAll(RUNS)) {
-      if (!HAN.test(run)) { found.push(run); continue; }
-      const chars = Array.from(run);
-      if (!forQuery || chars.length === 1) found.push(...chars);
-      for (let i = 0; i + 1 < chars.length; i++) found.push(chars[i] + chars[i + 1]);
+    for (const m of chars.map(kind).join("").matchAll(/h+|w+|√/g)) {
+      const run = chars.slice(m.index, m.index + m[0].length);
+      if (m[0][0] !== "h") { found.push(run.join("")); continue; }
+      if (!forQuery || run.length === 1) found.push(...run);
+      for (let i = 0; i + 1 < run.length; i++) found.push(run[i] + run[i + 1]);
     }
     return found;
   }
+  window.attnSiteTerms = { fold, terms };  // for tests/test_site_search.py, which runs them beside Python's
 
   const isLatin = (term) => !HAN.test(term);
   const LEVEL_BOOST = { 0: 1.2, 1: 1.5, 2: 1.2, 3: 1 };
 
-  // ---- the search box ----------------------------------------------------------------------------------
+  // ---- the indexes: this edition's, and the others' when this one finds little ---------------------------
   function loadScript(src) {
     return new Promise((resolve, reject) => {
       const script = document.createElement("script");
@@ -71,15 +89,64 @@
     });
   }
 
+  // Every search-index.js sets window.attnSiteIndex: they are loaded one after the other, and each is taken
+  // as soon as it has run.
+  let loads = Promise.resolve();
+  function loadIndex(src, own) {
+    loads = loads.catch(() => null).then(() => {
+      if (own && window.attnSiteIndex) return window.attnSiteIndex;
+      window.attnSiteIndex = undefined;
+      return loadScript(src).then(() => window.attnSiteIndex);
+    });
+    return loads.then(makeEngine);
+  }
+
+  function makeEngine(index) {
+    const mini = new window.MiniSearch({
+      fields: ["heading", "text"],
+      tokenize: (text) => terms(text, false),
+      processTerm: (term) => term,
+      searchOptions: {
+        tokenize: (text) => terms(text, true),
+        processTerm: (term) => term,
+        boost: { heading: 3 },
+        // a page's opening and its numbered sections before the exercises' subsections
+        boostDocument: (id) => LEVEL_BOOST[index.sections[id][4]] || 1,
+        combineWith: "AND",
+        prefix: (term) => isLatin(term) && term.length >= 3,
+        fuzzy: (term) => (isLatin(term) && term.length >= 5 ? 0.2 : false),
+      },
+    });
+    mini.addAll(index.sections.map(([page, anchor, heading, text], id) => ({ id, page, anchor, heading, text })));
+    const folded = index.sections.map(([, , heading, text]) => [fold(heading), fold(text)]);
+    return {
+      sections: index.sections,
+      pages: index.pages,
+      search(query) {  // every hit; a section that holds the query as written comes first (heading, then text)
+        const q = fold(query.trim());
+        const hits = q ? mini.search(query) : [];
+        hits.forEach((hit) => {
+          const [heading, text] = folded[hit.id];
+          hit.exact = heading.includes(q) ? 2 : text.includes(q) ? 1 : 0;
+        });
+        return hits.sort((a, b) => b.exact - a.exact || b.score - a.score);
+      },
+    };
+  }
+
+  // ---- the search box ----------------------------------------------------------------------------------
+  const FEW = 10;  // with fewer results than this, the other editions are asked too
+
   function setUpSearch(box) {
     const input = box.querySelector("input");
     const list = box.querySelector("[role=listbox]");
     const status = box.querySelector("[role=status]");
     const words = box.dataset;
-    const limit = Number(words.limit) || 10;
+    const editions = JSON.parse(words.editions || "[]");  // [[lang, name, index, page], ...]
+    const others = {};  // lang → a promise of its engine
     let engine = null;
     let loading = null;
-    let shown = [];  // the results in the list: {href}
+    let shown = [];  // the options of the list: {option, link}
     let active = -1;
     let timer = 0;
     let rendered = null;  // the query the list shows
@@ -87,47 +154,13 @@
     function ready() {
       if (!loading) {
         loading = loadScript(words.engine)
-          .then(() => (window.attnSiteIndex ? null : loadScript(words.index)))
-          .then(() => {
-            const index = window.attnSiteIndex;
-            engine = new window.MiniSearch({
-              fields: ["heading", "text"],
-              tokenize: (text) => terms(text, false),
-              processTerm: (term) => term,
-              searchOptions: {
-                tokenize: (text) => terms(text, true),
-                processTerm: (term) => term,
-                boost: { heading: 3 },
-                // a page's opening and its numbered sections before the exercises' subsections
-                boostDocument: (id) => LEVEL_BOOST[index.sections[id][4]] || 1,
-                combineWith: "AND",
-                prefix: (term) => isLatin(term) && term.length >= 3,
-                fuzzy: (term) => (isLatin(term) && term.length >= 5 ? 0.2 : false),
-              },
-            });
-            engine.addAll(index.sections.map(([page, anchor, heading, text], id) =>
-              ({ id, page, anchor, heading, text })));
-            engine.sections = index.sections;
-            engine.pages = index.pages;
-            box.dataset.ready = "true";
-          });
+          .then(() => loadIndex(words.index, true))
+          .then((made) => { engine = made; box.dataset.ready = "true"; });
       }
       return loading;
     }
 
-    function search(query) {
-      const sections = engine.sections;
-      const q = query.trim().toLowerCase();
-      const hits = q ? engine.search(q) : [];
-      // a section that holds the query as written comes first (in its heading, then in its text)
-      const exact = (id) => {
-        const [, , heading, text] = sections[id];
-        return heading.toLowerCase().includes(q) ? 2 : text.toLowerCase().includes(q) ? 1 : 0;
-      };
-      hits.forEach((hit) => { hit.exact = exact(hit.id); });
-      hits.sort((a, b) => b.exact - a.exact || b.score - a.score);
-      return hits;
-    }
+    const results = (n) => (n === 1 ? words.one : words.many.replace("{n}", n));
 
     function snippet(text, query, matched) {
       const lower = text.toLowerCase();
@@ -148,25 +181,31 @@
         text.slice(at + length, end) + (end < text.length ? "…" : "")];
     }
 
+    function addOption(link, className) {
+      const option = document.createElement("li");
+      option.id = `${list.id}-${shown.length}`;
+      option.setAttribute("role", "option");
+      option.setAttribute("aria-selected", "false");
+      if (className) option.className = className;
+      link.tabIndex = -1;
+      option.append(link);
+      list.append(option);
+      shown.push({ option, link });
+    }
+
     function render(query) {
       rendered = query;
       const q = query.trim().toLowerCase();
-      const hits = search(query);
+      const hits = engine.search(query);
       list.replaceChildren();
       shown = [];
       active = -1;
       input.removeAttribute("aria-activedescendant");
-      hits.slice(0, limit).forEach((hit, i) => {
+      for (const hit of hits) {  // all of them: the list scrolls
         const [page, anchor, heading, text] = engine.sections[hit.id];
         const [name, title] = engine.pages[page];
-        const href = name + (anchor ? "#" + anchor : "");
-        const option = document.createElement("li");
-        option.id = `${list.id}-${i}`;
-        option.setAttribute("role", "option");
-        option.setAttribute("aria-selected", "false");
         const link = document.createElement("a");
-        link.href = href;
-        link.tabIndex = -1;
+        link.href = name + (anchor ? "#" + anchor : "");
         const where = document.createElement("span");
         where.className = "where";
         where.textContent = heading && heading !== title ? `${title} › ${heading}` : title;
@@ -177,15 +216,45 @@
         mark.textContent = hitText;
         said.append(before, ...(hitText ? [mark] : []), after);
         link.append(where, said);
-        option.append(link);
-        list.append(option);
-        shown.push({ href, option, link });
-      });
+        addOption(link);
+      }
       const n = hits.length;
-      status.textContent = !q ? "" : n === 0 ? words.none : n === 1 ? words.one : words.many.replace("{n}", n);
+      status.textContent = !q ? "" : n === 0 ? words.none : results(n);
       box.dataset.count = String(n);
       box.dataset.query = query;  // what the list shows results for
+      delete box.dataset.others;
       open(Boolean(q));
+      if (q && n < FEW && editions.length) elsewhere(query, n);
+      else box.dataset.elsewhereFor = query;
+    }
+
+    // An edition that finds more than twice as many (掩码 on the English site, "mask" on a Chinese one):
+    // a link to the same page there, which opens with this search.
+    function elsewhere(query, n) {
+      Promise.all(editions.map(([lang, , index]) => {
+        others[lang] = others[lang] || loadIndex(index, false);
+        return others[lang].then((other) => other.search(query).length, () => 0);
+      })).then((counts) => {
+        if (rendered !== query) return;
+        const found = editions.map((edition, i) => [edition, counts[i]]).filter(([, m]) => m > 2 * n);
+        if (found.length) {
+          const label = document.createElement("li");
+          label.setAttribute("role", "presentation");
+          label.className = "elsewhere-label";
+          label.textContent = words.elsewhere;
+          list.append(label);
+          for (const [[lang, name, , page], m] of found) {
+            const link = document.createElement("a");
+            link.href = `${page}?q=${encodeURIComponent(query.trim())}`;
+            link.hreflang = lang;
+            link.textContent = `${name} · ${results(m)}`;
+            addOption(link, "elsewhere");
+          }
+          open(true);
+        }
+        box.dataset.others = found.map(([[lang], m]) => `${lang}:${m}`).join(" ");
+        box.dataset.elsewhereFor = query;
+      });
     }
 
     function open(yes) {
@@ -208,7 +277,7 @@
       const item = shown[i];
       if (!item) return;
       open(false);
-      window.location.href = item.link.href;  // another page, or a section of this one
+      window.location.href = item.link.href;  // another page, a section of this one, or another edition
     }
 
     function update() {
@@ -219,15 +288,20 @@
       }), engine ? 80 : 0);
     }
 
+    // ↓ ↑ one result, PageDown PageUp ten (wrapping at the ends: ↑ from the box is the last result).
+    const STEPS = { ArrowDown: 1, ArrowUp: -1, PageDown: 10, PageUp: -10 };
     input.addEventListener("focus", () => { ready().catch(() => {}); if (input.value.trim()) open(true); });
     input.addEventListener("input", update);
     input.addEventListener("keydown", (event) => {
-      if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+      if (event.key in STEPS) {
         if (!shown.length) return;
         event.preventDefault();
         open(true);
-        const step = event.key === "ArrowDown" ? 1 : -1;
-        choose(active < 0 ? (step > 0 ? 0 : shown.length - 1) : (active + step + shown.length) % shown.length);
+        const step = STEPS[event.key];
+        const last = shown.length - 1;
+        if (active < 0) choose(step > 0 ? Math.min(step, shown.length) - 1 : last);
+        else if (Math.abs(step) === 1) choose((active + step + shown.length) % shown.length);
+        else choose(Math.max(0, Math.min(last, active + step)));
       } else if (event.key === "Enter") {
         event.preventDefault();
         clearTimeout(timer);
@@ -249,6 +323,114 @@
     });
     document.addEventListener("click", (event) => { if (!box.contains(event.target)) open(false); });
     box.querySelector("form")?.addEventListener("submit", (event) => event.preventDefault());
+
+    // Arrived from another edition's search (?q=...): the same search here.
+    const asked = new URLSearchParams(window.location.search).get("q");
+    if (asked) {
+      input.value = asked;
+      input.focus({ preventScroll: true });
+      update();
+    }
+  }
+
+  // ---- keys: / the search, ? the list of keys, ← → [ ] the previous and next page -------------------------
+  // Not while the focus is where a key means something else: a field, a control, a box that scrolls, a lab.
+  const OWN_KEYS = "input, select, textarea, button, summary, [contenteditable]:not([contenteditable='false']), " +
+    "[role=slider], [role=spinbutton], [role=listbox], [role=option], [role=radio], [role=tab], [role=menu], " +
+    "[role=menuitem], [role=combobox], [role=dialog], dialog, [data-scrolls], .attn-lab, .attn-quiz, .live-lab, .attn-lab-mount";
+  const TURNS = { ArrowLeft: "prev", "[": "prev", ArrowRight: "next", "]": "next" };
+
+  function setUpKeys(box) {
+    const words = JSON.parse(box.dataset.keys || "{}");
+    let dialog = null;
+    let before = null;  // what had the focus before the list opened
+
+    function showKeys() {
+      if (!dialog) {
+        dialog = document.createElement("dialog");
+        dialog.className = "site-keys";
+        dialog.setAttribute("aria-labelledby", "site-keys-title");
+        const title = document.createElement("h2");
+        title.id = "site-keys-title";
+        title.textContent = words.title;
+        const table = document.createElement("dl");
+        const turns = document.querySelector("a[rel=prev], a[rel=next]");
+        for (const [keys, what] of [[["/"], words.search], [["?"], words.help], [["Esc"], words.close],
+          ...(turns ? [[["←", "["], words.previous], [["→", "]"], words.next]] : [])]) {
+          const dt = document.createElement("dt");
+          keys.forEach((key, i) => {
+            const kbd = document.createElement("kbd");
+            kbd.textContent = key;
+            dt.append(...(i ? [" ", kbd] : [kbd]));
+          });
+          const dd = document.createElement("dd");
+          dd.textContent = what;
+          table.append(dt, dd);
+        }
+        const note = document.createElement("p");
+        note.textContent = turns ? words.where : "";
+        const close = document.createElement("button");
+        close.type = "button";
+        close.textContent = words.button;
+        close.addEventListener("click", () => dialog.close());
+        dialog.append(title, table, ...(turns ? [note] : []), close);
+        dialog.addEventListener("close", () => before?.focus({ preventScroll: true }));
+        dialog.addEventListener("click", (event) => { if (event.target === dialog) dialog.close(); });
+        document.body.append(dialog);
+      }
+      before = document.activeElement;
+      dialog.showModal();
+    }
+
+    document.addEventListener("keydown", (event) => {
+      if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return;
+      const target = event.target instanceof Element ? event.target : null;
+      if (target?.closest(OWN_KEYS)) return;
+      if (event.key === "/") {
+        event.preventDefault();
+        box.querySelector("input").focus();
+      } else if (event.key === "?") {
+        event.preventDefault();
+        showKeys();
+      } else if (event.key in TURNS && !event.shiftKey) {
+        const link = document.querySelector(`header.site-bar a[rel=${TURNS[event.key]}]`);
+        if (!link) return;
+        event.preventDefault();
+        window.location.href = link.href;
+      }
+    });
+  }
+
+  // ---- the outline: the section being read -------------------------------------------------------------
+  // Every entry's target is watched against the band from far above the screen down to a third of its
+  // height: the last target in the page's order inside that band is the one being read (its outline link
+  // gets aria-current="location"). A jump past a heading crosses that band's edge, so it is seen too.
+  function setUpOutline(outline) {
+    const links = Array.from(outline.querySelectorAll("a[href^='#']"));
+    const targets = links.map((link) => {
+      const id = link.hash.slice(1);
+      return document.getElementById(id) || document.getElementById(decodeURIComponent(id));
+    });
+    const above = new Set();
+    let current = null;
+    const watch = new IntersectionObserver((entries) => {
+      entries.forEach((e) => (e.isIntersecting ? above.add(e.target) : above.delete(e.target)));
+      let last = -1;
+      targets.forEach((target, i) => { if (above.has(target)) last = i; });
+      const link = last >= 0 ? links[last] : null;
+      if (link === current) return;
+      current?.removeAttribute("aria-current");
+      link?.setAttribute("aria-current", "location");
+      current = link;
+      const toc = outline.closest(".site-toc");
+      if (link && toc && toc.scrollHeight > toc.clientHeight) {  // keep it in view beside the page
+        const top = link.offsetTop - toc.offsetTop;
+        if (top < toc.scrollTop || top + link.offsetHeight > toc.scrollTop + toc.clientHeight) {
+          toc.scrollTop = top - toc.clientHeight / 3;
+        }
+      }
+    }, { rootMargin: "100000px 0px -67% 0px" });
+    targets.forEach((target) => target && watch.observe(target));
   }
 
   // ---- boxes that scroll sideways -------------------------------------------------------------------------
@@ -305,5 +487,9 @@
   // never shows the contents unfolded.
   document.querySelectorAll("details.site-toc").forEach(setUpContents);
   document.querySelectorAll(".site-search").forEach(setUpSearch);
-  document.addEventListener("DOMContentLoaded", setUpScrollers);
+  document.querySelectorAll(".site-search").forEach(setUpKeys);
+  document.addEventListener("DOMContentLoaded", () => {
+    setUpScrollers();
+    document.querySelectorAll(".site-outline").forEach(setUpOutline);
+  });
 })();

@@ -6,6 +6,10 @@ page nbconvert wrote, for the outline beside the page and for the search index o
   text), and every lab's mount point (`lab-N`) with the labels of its controls.
 - Each heading and lab knows whether it lies in a part off the main line (a
   ``<section class="going-further">`` of the site's page template), which the outline marks.
+- `fold` and `terms` are how the search reads text, the twins of ``fold`` and ``terms`` in tools/site_nav.js
+  (tests/test_site_search.py runs both on the same texts): notation written any way a reader types it is one
+  term (``dk``, ``d k``, ``dₖ``, ``d_{k}`` → ``d_k``; ``QK^T`` → ``qkᵀ``; ``sqrt`` → ``√``), Latin text is cut
+  into words and Chinese into characters and pairs of neighbours.
 - `index_script` is `search-index.js` of a language: a classic script that sets `window.attnSiteIndex`
   (pages and sections), so the search works from file:// where a browser refuses to `fetch` a file.
   tools/site_nav.js builds the MiniSearch index from it in the reader's browser.
@@ -71,6 +75,59 @@ def plain_text(text: str) -> str:
     text = MATH.sub(lambda m: " " + plain_tex(next(g for g in m.groups() if g is not None)) + " ", text)
     text = re.sub(r"\s+", " ", text)
     return re.sub(r" (?=[,.;:!?，。；：、）)」])|(?<=[（(「，。；：、]) ", "", text).strip()
+
+
+# ---- how the search reads text: the twins of fold() and terms() in tools/site_nav.js ----------------------
+# Subscripts and the transpose as a reader may type them; the symbols of the series' notation that may be
+# written without their underscore (d_k as dk or "d k"), each letter with the subscripts it takes.
+SUBSCRIPTS = dict(zip("₀₁₂₃₄₅₆₇₈₉ₐₑₒₓₕₖₗₘₙₚₛₜᵢᵣᵤᵥⱼ", "0123456789aeoxhklmnpstirvuj", strict=True))
+TRANSPOSE = re.compile(r"\^\s*(?:\\top|t|⊤)(?![a-z0-9_])|⊤")
+NOTATION = re.compile(r"(?<![a-z0-9_])(?:(d)[ _]?(model|ff|k|q|v)|(w)[ _]?(q|k|v|o)|(t)[ _]?(q|k))"
+                      r"(?![a-z0-9_])")
+# Chinese is written without spaces: a run of Han characters is one run, cut into characters and pairs.
+HAN_RANGES = ((0x2E80, 0x2FDF), (0x3005, 0x3005), (0x3007, 0x3007), (0x3021, 0x3029), (0x3400, 0x4DBF),
+              (0x4E00, 0x9FFF), (0xF900, 0xFAFF), (0x20000, 0x3134F))
+
+
+def fold(text: str) -> str:
+    """Text as the search reads it, for the index and the query alike: lower case, subscripts and
+    transposes in one spelling, braces dropped, ``sqrt`` as ``√`` and the notation joined
+    (``d k``, ``dk``, ``dₖ``, ``d_{k}`` → ``d_k``; ``QK^T``, ``QK^\\top`` → ``qkᵀ``)."""
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str, got {type(text).__name__}")
+    text = "".join("_" + SUBSCRIPTS[c] if c in SUBSCRIPTS else c for c in text.lower())
+    text = re.sub(r"[{}]", "", text)
+    text = re.sub(r"(?<![a-z0-9_])sqrt(?![a-z0-9_])", "√", text)
+    text = TRANSPOSE.sub("ᵀ", text)
+    return NOTATION.sub(lambda m: "_".join(g for g in m.groups() if g), text)
+
+
+def _kind(char: str) -> str:
+    """"h" for a Han character, "w" for a letter, digit or underscore of any other script, "√", or ""."""
+    code = ord(char)
+    if any(low <= code <= high for low, high in HAN_RANGES):
+        return "h"
+    if char == "_" or unicodedata.category(char)[0] in "LN":
+        return "w"
+    return "√" if char == "√" else ""
+
+
+def terms(text: str, for_query: bool = False) -> list[str]:
+    """The terms of ``fold(text)``: each Latin word (letters, digits and underscores, so d_k stays whole),
+    each √, and of a run of Chinese characters each character and each pair of neighbours; a query of two
+    or more characters is looked up by its pairs only (注意力 → 注意, 意力)."""
+    text = fold(text)
+    kinds = "".join(_kind(c) or " " for c in text)  # one letter per character: h, w, √ or a space
+    found: list[str] = []
+    for match in re.finditer(r"h+|w+|√", kinds):
+        run = text[match.start():match.end()]
+        if match.group(0)[0] != "h":
+            found.append(run)
+            continue
+        if not for_query or len(run) == 1:
+            found.extend(run)
+        found.extend(run[i:i + 2] for i in range(len(run) - 1))
+    return found
 
 
 @dataclass

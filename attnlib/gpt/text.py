@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,10 +24,13 @@ from ..data import DATA_DIR
 from ..i18n import N_, language, tr
 from ..validation import check_indices
 
-__all__ = ["CharTokenizer", "POEM_END", "drawn_text", "hant_table", "in_script", "load_poems", "model_text"]
+__all__ = ["CharTokenizer", "LINE_BREAK", "POEM_END", "drawn_text", "hant_table", "in_script", "load_poems",
+           "model_text", "read_as_simplified"]
 
 POEM_END = "\n"  # closes every poem, so the model can learn where a poem stops
+LINE_BREAK = "⏎"  # how a picture draws POEM_END, and how a reader may type it
 _CORPUS = DATA_DIR / "tang_poems.json"
+_BREAKS = re.compile("\r\n|[\r\n" + LINE_BREAK + "]")  # a line break as pasted from any system, or as drawn
 
 
 def _shown(ch: str) -> str:
@@ -95,12 +99,46 @@ def drawn_text(text: str, traditional: bool) -> str:
     Serves: the generation and live GPT labs of 09, not called in the notebooks.
     """
     to_hant = hant_table()["to_hant"] if traditional else {}
-    return "".join("⏎" if ch == "\n" else to_hant.get(ch, ch) for ch in text)
+    return "".join(LINE_BREAK if ch == POEM_END else to_hant.get(ch, ch) for ch in text)
 
 
 def model_text(text: str, vocab: Any) -> str:
-    """`text` in the model's characters: a Traditional character the vocabulary lacks becomes its
-    Simplified form when the table has one; any other character is kept (to be named as unknown).
+    """`text` in the model's characters: a line break (pasted as ``\\n``, ``\\r\\n`` or ``\\r``, or typed as
+    ⏎) becomes ``POEM_END``, and a Traditional character the vocabulary lacks becomes its Simplified
+    form when the table has one; any other character is kept (to be named as unknown).
+
+    Parameters
+    ----------
+    text : str
+        What a reader typed or pasted, in either script.
+    vocab : collection of str
+        The model's characters (``CharTokenizer.vocab``).
+
+    Returns
+    -------
+    str
+        As many characters as `text`, less one for each ``\\r\\n``.
+
+    Raises
+    ------
+    TypeError
+        `text` not a string.
+
+    Shapes:
+        text (str of n characters) -> str of n characters (fewer for each ``\\r\\n``)
+
+    Taught in: 09 §1
+    """
+    if not isinstance(text, str):
+        raise TypeError(tr("text must be a string; got {type}").format(type=type(text).__name__))
+    to_hans = hant_table()["to_hans"]
+    text = _BREAKS.sub(POEM_END, text)
+    return "".join(ch if ch in vocab or ch not in to_hans else to_hans[ch] for ch in text)
+
+
+def read_as_simplified(text: str, vocab: Any) -> dict[str, str]:
+    """The Traditional characters of `text` that ``model_text`` reads as Simplified: ``{繁: 简}``, in the
+    order they first appear (what the live lab of 09 tells a reader it converted).
 
     Parameters
     ----------
@@ -111,8 +149,7 @@ def model_text(text: str, vocab: Any) -> str:
 
     Returns
     -------
-    str
-        As many characters as `text`.
+    dict of str to str
 
     Raises
     ------
@@ -120,14 +157,14 @@ def model_text(text: str, vocab: Any) -> str:
         `text` not a string.
 
     Shapes:
-        text (str of n characters) -> str of n characters
+        text (str of n characters) -> at most n pairs
 
-    Taught in: 09 §1
+    Serves: the live GPT lab of 09, not called in the notebooks.
     """
     if not isinstance(text, str):
         raise TypeError(tr("text must be a string; got {type}").format(type=type(text).__name__))
     to_hans = hant_table()["to_hans"]
-    return "".join(ch if ch in vocab or ch not in to_hans else to_hans[ch] for ch in text)
+    return {ch: to_hans[ch] for ch in text if ch not in vocab and ch in to_hans}
 
 
 class CharTokenizer:

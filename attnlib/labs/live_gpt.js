@@ -3,6 +3,8 @@
 // the candidates for the next character are drawn at each step.
 // This module is a second implementation of attnlib.gpt's forward pass (no Python runs on the site):
 // tests/browser/test_live_gpt_in_the_page.py holds it to attnlib on many openings (logits, weights, greedy text).
+// An opening the model cannot read is refused beside the box and never enters the setting: the last line
+// stays drawn (live_gpt.py's LiveLab refuses it the same way).
 import { colour, createLab, newId, number, softmax, svg, text, words } from "../page/kit.js";
 
 // ---- the weights ---------------------------------------------------------------------------------------
@@ -286,26 +288,52 @@ function loadTables(d) {
   return unpacking.get(d);
 }
 
-// The opening in the model's characters (attnlib.gpt.text.model_text).
+// A line break as pasted from any system, or typed as the ⏎ the pictures draw (attnlib.gpt.text's _BREAKS).
+const BREAKS = /\r\n|[\r\n⏎]/g;
+// The opening as the text box shows it: a box of one line shows a line break as ⏎.
+const boxText = (prompt) => prompt.replace(BREAKS, "⏎");
+
+// The opening in the model's characters (attnlib.gpt.text.model_text): a line break as the poems' own,
+// a Traditional character the vocabulary lacks as its Simplified form.
 function modelText(d, prompt) {
   const { ids, toHans } = tables.get(d);
-  return Array.from(prompt, (ch) => (ids.has(ch) || !(ch in toHans) ? ch : toHans[ch])).join("");
+  return Array.from(prompt.replace(BREAKS, "\n"), (ch) => (ids.has(ch) || !(ch in toHans) ? ch : toHans[ch])).join("");
 }
 
-// The sentence refusing an opening the model cannot read (attnlib.labs.live_gpt.problem), or null.
+// The sentence refusing an opening the model cannot read (attnlib.labs.live_gpt.problem), or null: each
+// character it cannot read named once, quoted, a space as ␣ (in “ ” a space is hard to see).
+const SPACES = " \t\u00a0\u3000";
 function problem(d, prompt) {
   const text = Array.from(modelText(d, prompt));
   const T_max = d.models[0].config.T_max;
   if (!text.length) return d.text.empty;
   const { ids } = tables.get(d);
-  const unknown = [...new Set(text.filter((ch) => !ids.has(ch)))];
+  const named = (ch) => (SPACES.includes(ch) ? "␣" : ch === "\n" ? "⏎" : ch);
+  const unknown = [...new Set(text.filter((ch) => !ids.has(ch)).map(named))];
   if (unknown.length) {
     const [left, right] = d.traditional ? ["「", "」"] : ["“", "”"];
-    const chars = unknown.map((ch) => `${left}${ch === "\n" ? "⏎" : ch}${right}`).join(", ");
+    const chars = unknown.map((ch) => `${left}${ch}${right}`).join(", ");
     return words(d.text.unknown, { chars, V: ids.size });
   }
   if (text.length > T_max) return words(d.text.too_long, { T: text.length, T_max });
   return null;
+}
+
+// The line on how an accepted opening was read (attnlib.labs.live_gpt.note), or null: the Traditional
+// characters read as Simplified; in 繁體, that the model's Simplified characters are shown in Traditional.
+function note(d, prompt) {
+  if (d.traditional) return d.text.shown_hant;
+  const { ids, toHans } = tables.get(d);
+  const pairs = new Map(Array.from(prompt).filter((ch) => !ids.has(ch) && ch in toHans).map((ch) => [ch, toHans[ch]]));
+  return pairs.size ? words(d.text.read_as, { pairs: [...pairs].map(([t, s]) => `${t} → ${s}`).join(", ") }) : null;
+}
+
+// The setting after a change (attnlib.labs.live_gpt.settle): a new number of characters moves the step
+// with it when the step was at the end; a step the learner moved elsewhere stays.
+export function settle(values, changes) {
+  const out = { ...values, ...changes };
+  if ("n_new" in changes && !("step" in changes) && values.step === values.n_new) out.step = changes.n_new;
+  return out;
 }
 
 const runs = new WeakMap();
@@ -329,9 +357,7 @@ function frame(spec, values) {
   if (!tables.has(d) || !decoded.has(d.models[values.model])) {  // still unpacking: draw when done
     return { loading: Promise.all([loadTables(d), loadModel(d.models[values.model])]), fields: { says: "" } };
   }
-  const refused = problem(d, values.prompt);
-  if (refused) return { problem: refused, fields: { says: refused } };
-  const run = runFor(spec, values);
+  const run = runFor(spec, values);  // an opening the model cannot read never reaches the setting
   const T_max = run.m.c.T_max;
   const n = Math.min(values.n_new, T_max + 1 - run.n0);
   const s = Math.min(values.step, n);
@@ -348,7 +374,7 @@ function frame(spec, values) {
   const t = context.length;
   const weights = at.rows.map((layer) => layer.map((rows) => rows.slice(0, t)));  // [l][h][i]: row i, keys 0..
   const looks = weights.map((layer) => layer.map((rows) => argmax(rows[t - 1])));
-  return { problem: null, ids: context, written: run.steps.slice(0, s).map((st) => st.token), chosen: at.token,
+  return { note: note(d, values.prompt), ids: context, written: run.steps.slice(0, s).map((st) => st.token), chosen: at.token,
     logits: at.logits, weights, top, top_probs: top.map((i) => at.probs[i]), p_chosen: at.probs[at.token], rank, looks, n, s,
     fields: { says: words(d.text.says, fields) } };
 }
@@ -359,6 +385,9 @@ const LIVE_STYLE = `
 .attn-lab .live-input input[type=text] { font: inherit; font-size: 20px; width: 12em; max-width: 100%; padding: 2px 6px; }
 .attn-lab .live-input button { font: inherit; padding: 3px 10px; cursor: pointer; }
 .attn-lab .live-input input:focus-visible, .attn-lab .live-input button:focus-visible { outline: 3px solid #f0a030; outline-offset: 1px; }
+.attn-lab .live-input input[aria-invalid=true] { border: 2px solid #b3261e; }
+.attn-lab .live-input .message { flex: 1 1 100%; margin: 0; font-size: 15px; }
+.attn-lab .live-input .message[data-kind=refused] { color: #b3261e; }
 .attn-lab .live-panels { display: flex; flex-wrap: wrap; gap: 12px 24px; align-items: flex-start; }
 .attn-lab .live-panels > svg.figure { flex: 1 1 330px; max-width: 525px; }
 .attn-lab .live-heads { flex: 1 1 330px; max-width: 560px; }
@@ -388,28 +417,30 @@ function build(picture, spec, change) {
   const form = document.createElement("form");
   form.className = "live-input";
   const id = newId("live");
-  form.innerHTML = `<label for="${id}"></label><input type="text" id="${id}" autocomplete="off" spellcheck="false">`
+  // the message beside the box: why an opening is refused, or how it was read (announced, and the box's
+  // description)
+  form.innerHTML = `<label for="${id}"></label><input type="text" id="${id}" autocomplete="off" spellcheck="false"`
+    + ` aria-describedby="${id}-message" aria-invalid="false">`
     + '<button type="button" data-act="write"></button><button type="button" data-act="back"></button>'
-    + '<button type="button" data-act="forward"></button>';
-  const [label, input, write, back, forward] = form.children;
+    + `<button type="button" data-act="forward"></button><p class="message" id="${id}-message" aria-live="polite"></p>`;
+  const [label, input, write, back, forward, message] = form.children;
   [label, write, back, forward].forEach((el, k) => { el.textContent = d.text[["opening", "write", "back", "forward"][k]]; });
   picture.appendChild(form);
-  // Enter or Space on a button of a lab belongs to the button, not to the notebook or the slides
-  // (the kit does the same for inputs and menus); the click it makes still happens
-  if (!window.__attnLiveButtons) {
-    window.__attnLiveButtons = true;
-    window.addEventListener("keydown", (event) => {
-      const target = event.target;
-      if (target instanceof Element && target.matches("button") && target.closest(".attn-lab")) event.stopPropagation();
-    }, true);
-  }
-  const view = { d, input, change, timer: null, values: null, n: 1, waiting: null };
+  const view = { d, input, message, change, timer: null, values: null, n: 1, waiting: null, refused: null, note: null };
   const stop = () => { clearInterval(view.timer); view.timer = null; };
-  const play = () => {  // the opening as typed, then the line written one character at a time
+  // The opening in the box, taken if the model can read it; else the sentence why not, beside the box,
+  // and nothing else changes (the last line stays drawn, the step where it was). Says whether it was taken.
+  const take = async () => {
+    await loadTables(d);
+    view.refused = problem(d, input.value);
+    say(view);
+    if (!view.refused && input.value !== boxText(view.values.prompt)) change("prompt", input.value);
+    return !view.refused;
+  };
+  const play = async () => {  // the opening as typed, then the line written one character at a time
+    if (!(await take())) return;  // refused: the line on show goes on as it was
     stop();
-    if (input.value !== view.values.prompt) change("prompt", input.value);
     change("step", 1);
-    if (view.problem) return;
     view.timer = setInterval(() => {
       if (view.values.step >= view.n) stop();
       else change("step", view.values.step + 1);
@@ -419,7 +450,23 @@ function build(picture, spec, change) {
   // the lab, so the box never hears them; the browser's own submission still happens, and not
   // while an input method is composing)
   form.addEventListener("submit", (e) => { e.preventDefault(); play(); });
-  input.addEventListener("change", () => { if (input.value !== view.values.prompt) change("prompt", input.value); });
+  input.addEventListener("change", take);
+  // a refusal goes as soon as the box holds an opening the model can read (a new one is said on Enter)
+  input.addEventListener("input", () => {
+    if (view.refused && tables.has(d) && !problem(d, input.value)) { view.refused = null; say(view); }
+  });
+  // A box of one line would turn a pasted or dropped line break into a space (or drop it): it becomes ⏎,
+  // which the model reads as its own line break.
+  const insert = (event, data) => {
+    const pasted = data?.getData("text/plain");
+    if (!pasted || !/[\r\n]/.test(pasted)) return;  // no line break: the browser's own paste
+    event.preventDefault();
+    if (event.type === "drop") input.focus();
+    input.setRangeText(boxText(pasted), input.selectionStart ?? input.value.length, input.selectionEnd ?? input.value.length, "end");
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  };
+  input.addEventListener("paste", (e) => insert(e, e.clipboardData));
+  input.addEventListener("drop", (e) => insert(e, e.dataTransfer));
   write.addEventListener("click", play);
   back.addEventListener("click", () => { stop(); if (view.values.step > 1) change("step", view.values.step - 1); });
   forward.addEventListener("click", () => { stop(); if (view.values.step < view.n) change("step", view.values.step + 1); });
@@ -511,19 +558,29 @@ const EDGE = { prompt: "#ccc", written: "#ccc", next: "#dd8452", future: "none",
 const pixel = ([r, g, b]) => ((255 << 24) | (b << 16) | (g << 8) | r) >>> 0;
 const BLOCKED = pixel([236, 236, 236]);
 
+// The line beside the box: the refusal of the opening typed, else the note on how the opening on show was
+// read; the box marked invalid while refused.
+function say(v) {
+  const words = v.refused || v.note || "";
+  put(v.message, { text: words, "data-kind": v.refused ? "refused" : "note" });
+  put(v.input, { "aria-invalid": v.refused ? "true" : "false" });
+}
+
 function draw(v, f, spec, values) {
   const d = v.d;
+  if (values.prompt !== v.values?.prompt) {  // a new opening (typed here, or set from Python)
+    if (document.activeElement !== v.input) v.input.value = boxText(values.prompt);
+    v.refused = null;
+  }
   v.values = values;
-  v.problem = f.problem;
-  if (document.activeElement !== v.input && v.input.value !== values.prompt) v.input.value = values.prompt;
-  put(v.input, { "aria-invalid": f.problem ? "true" : "false" });
+  if (!f.loading) v.note = f.note;
+  say(v);
   if (f.loading && !v.waiting) {  // the weights are still being unpacked: draw again once they are
     v.waiting = f.loading.then(() => { v.waiting = null; v.change("step", v.values.step); },
       (error) => console.error("live GPT lab: the weights could not be unpacked", error));
   }
-  const show = !f.problem && !f.loading;
-  [v.heads.el, v.nextLabel].forEach((el) => put(el, { display: show ? "" : "none" }));
-  if (!show) {
+  [v.heads.el, v.nextLabel].forEach((el) => put(el, { display: f.loading ? "none" : "" }));
+  if (f.loading) {
     v.cells.forEach(({ box, ch }) => { put(ch, { text: "" }); put(box, { stroke: "none" }); });
     v.bars.forEach((b) => [b.token, b.bar, b.value].forEach((el) => put(el, { display: "none" })));
     put(v.beyond, { text: "" });
@@ -594,6 +651,7 @@ function draw(v, f, spec, values) {
 }
 
 // For the tests and the benchmark: the forward pass, the cache and the runs, as attnlib's twins.
-const compute = { loadModel, forwardAll, stepCached, newCache, newRun, advance, mulberry32, problem, modelText };
-const pageModule = createLab({ build, frame, draw, compute });
+const compute = { loadModel, loadTables, forwardAll, stepCached, newCache, newRun, advance, mulberry32, problem, note,
+  modelText, settle };
+const pageModule = createLab({ build, frame, draw, settle, compute });
 export default pageModule;

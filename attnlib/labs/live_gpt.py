@@ -19,12 +19,16 @@ Sampling uses a small seeded generator (mulberry32) written twice, here and in t
 sampled line is the same in both.
 
 In the 繁體 edition what the model writes is shown in Traditional characters; in every edition a
-Traditional opening is read as Simplified (``attnlib.gpt.text``: ``model_text``, ``drawn_text``).
+Traditional opening is read as Simplified and a pasted line break as the model's own (``attnlib.gpt.text``:
+``model_text``, ``drawn_text``), and the lab says so in a line beside the box. An opening the model cannot
+read is refused there, in a sentence (``problem``), and changes nothing: the last line it wrote stays
+drawn. Raising the number of characters moves the step along when it was at the end (``settle``).
 """
 
 from __future__ import annotations
 
 import zlib
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -32,7 +36,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from .. import data, gpt, plot
-from ..gpt.text import drawn_text, hant_table, model_text
+from ..gpt.text import LINE_BREAK, drawn_text, hant_table, model_text, read_as_simplified
 from ..i18n import N_, language, tr
 from ..page import colour_table
 from .base import Control, Lab
@@ -45,13 +49,18 @@ MAX_NEW = 40
 
 READOUT = "{says}"
 SAYS = N_("step {step} of {n}: after “{context}” the model writes “{chosen}”, probability {p} · {how}")
-GREEDY = N_("greedy: always the most likely character")
-SAMPLED = N_("sampled at temperature {temperature}: candidate {rank} of {V}")
+GREEDY = N_("greedy: always the most likely character, however small its probability (a small one means "
+            "the model is unsure)")
+SAMPLED = N_("sampled at temperature {temperature}: candidate {rank} of {V}, every character the model knows "
+             "ranked by probability (sampling draws each with its probability, so not always candidate 1)")
 EMPTY = N_("Type an opening of at least one character: the model continues a text, it cannot start "
            "from nothing.")
 UNKNOWN = N_("The model cannot read {chars}: it knows only the {V} characters of its Tang poems. "
              "Try other characters.")
 TOO_LONG = N_("The opening has {T} characters, more than the {T_max} positions the model has: shorten it.")
+READ_AS = N_("Read as Simplified, the script of the model's poems: {pairs}.")
+SHOWN_HANT = N_("The model writes Simplified characters, the script of its poems; this page shows them in "
+                "Traditional.")
 LOOKS = N_("looks most at “{token}” ({weight})")
 NO_CONTROL = N_("no control named {unknown}; controls are {names}, and the opening is prompt")
 
@@ -182,25 +191,68 @@ class Mulberry32:
 
 
 # ---- the reference: what the page must show, computed with attnlib.gpt ------------------------------
+SPACES = " \t\u00a0\u3000"  # named as VISIBLE_SPACE when the model cannot read them: "“ ”" hides a space
+VISIBLE_SPACE = "␣"
+
+
 def problem(prompt: str, vocab: Any, context: int, traditional: bool,
             words: dict[str, str] | None = None) -> str | None:
-    """The sentence that refuses an opening the model cannot read, or None.
+    """The sentence that refuses an opening the model cannot read, or None (``problem`` in live_gpt.js is
+    its twin).
 
-    ``words`` holds the templates ``empty``, ``unknown`` and ``too_long`` (translated when the lab was
-    built); by default they are translated now.
+    Each character it cannot read is named once, quoted, a space as ␣ and a line break as ⏎. ``words``
+    holds the templates ``empty``, ``unknown`` and ``too_long`` (translated when the lab was built); by
+    default they are translated now.
     """
     words = words or {"empty": tr(EMPTY), "unknown": tr(UNKNOWN), "too_long": tr(TOO_LONG)}
     text = model_text(prompt, vocab)
     if not text:
         return words["empty"]
-    unknown = list(dict.fromkeys(ch for ch in text if ch not in vocab))
+    unknown = dict.fromkeys(VISIBLE_SPACE if ch in SPACES else drawn_text(ch, False)
+                            for ch in text if ch not in vocab)
     if unknown:
         left, right = ("「", "」") if traditional else ("“", "”")
-        chars = ", ".join(f"{left}{drawn_text(ch, False)}{right}" for ch in unknown)
+        chars = ", ".join(f"{left}{ch}{right}" for ch in unknown)
         return words["unknown"].format(chars=chars, V=len(vocab))
     if len(text) > context:
         return words["too_long"].format(T=len(text), T_max=context)
     return None
+
+
+def note(prompt: str, vocab: Any, traditional: bool, words: dict[str, str] | None = None) -> str | None:
+    """The line beside the box on how an accepted opening was read, or None (``note`` in live_gpt.js is
+    its twin): in English and 简体, the Traditional characters read as Simplified; in 繁體, always, that
+    the model's Simplified characters are shown in Traditional.
+
+    ``words`` holds the templates ``read_as`` and ``shown_hant``; by default they are translated now.
+    """
+    words = words or {"read_as": tr(READ_AS), "shown_hant": tr(SHOWN_HANT)}
+    if traditional:
+        return words["shown_hant"]
+    pairs = read_as_simplified(prompt, vocab)
+    return words["read_as"].format(pairs=", ".join(f"{t} → {s}" for t, s in pairs.items())) if pairs else None
+
+
+def settle(values: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+    """``values`` with ``changes`` made, the step following the end: a new number of characters moves the
+    step with it when the step was at the end (a learner who moved the step elsewhere keeps it there).
+    ``settle`` in live_gpt.js is its twin, which the page kit calls on every change.
+    """
+    out = {**values, **changes}
+    if "n_new" in changes and "step" not in changes and values["step"] == values["n_new"]:
+        out["step"] = changes["n_new"]
+    return out
+
+
+def checked_opening(prompt: Any, refuse: Callable[[str], str | None]) -> str:
+    """``prompt`` if it is an opening the model can read; else TypeError, or ValueError with the sentence
+    ``refuse(prompt)`` gives (what the page shows beside the box)."""
+    if not isinstance(prompt, str):
+        raise TypeError(tr("prompt must be a string; got {type}").format(type=type(prompt).__name__))
+    refused = refuse(prompt)
+    if refused:
+        raise ValueError(f"prompt={prompt!r}: {refused}")
+    return prompt
 
 
 def make_live_gpt_lab(tokenizer: Any, prompt: str = "明月", *, n_new: int = 22, temperature: float = 0,
@@ -213,7 +265,8 @@ def make_live_gpt_lab(tokenizer: Any, prompt: str = "明月", *, n_new: int = 22
         The ``CharTokenizer`` of the Tang poems (``load_poems().tokenizer``); the models are loaded
         from ``data/`` as 09 loads them.
     prompt
-        The opening on show first.
+        The opening on show first: characters of the poems (Traditional ones are read as Simplified,
+        a line break as the poems' own), at most 64.
     n_new
         How many characters to write (1 to 40; fewer when the context of 64 is full first).
     temperature
@@ -226,13 +279,14 @@ def make_live_gpt_lab(tokenizer: Any, prompt: str = "明月", *, n_new: int = 22
     Lab
         Its values are ``prompt`` (free text) and the controls ``temperature``, ``n_new``, ``model``
         (0 with the mask, 1 without) and ``step``; ``lab.state`` holds the step's ``weights``
-        (n_layers, n_heads, t, t), ``logits`` (V,), ``top`` ids, ``chosen`` and the readout's fields,
-        or ``problem``, the sentence that refuses an opening.
+        (n_layers, n_heads, t, t), ``logits`` (V,), ``top`` ids, ``chosen``, the readout's fields and
+        ``note``, the line on how the opening was read (or None).
 
     Raises
     ------
     TypeError, ValueError
-        A tokenizer whose vocabulary is not the models', or a setting outside the controls.
+        A tokenizer whose vocabulary is not the models', an opening the model cannot read (the sentence
+        the page shows), or a setting outside the controls; setting them later (``set_values``) too.
 
     Taught in: 09 §10
     """
@@ -260,15 +314,17 @@ def make_live_gpt_lab(tokenizer: Any, prompt: str = "明月", *, n_new: int = 22
                        "the outlined row is this step's"),
         "says": tr(SAYS), "greedy": tr(GREEDY), "sampled": tr(SAMPLED), "empty": tr(EMPTY),
         "unknown": tr(UNKNOWN), "too_long": tr(TOO_LONG), "looks": tr(LOOKS),
+        # the note beside the box, one way or the other (only its words travel: each glyph costs the page)
+        **({"shown_hant": tr(SHOWN_HANT)} if traditional else {"read_as": tr(READ_AS)}),
     }
     title = tr("weights · tiny GPT · {text}")
     runs: dict[tuple, list[dict]] = {}
 
+    def refuse(prompt: str) -> str | None:
+        return problem(prompt, vocab, config.context, traditional, words)
+
     def frame(prompt: str, temperature: float, n_new: int, model: int, step: int) -> dict:
-        refused = problem(prompt, vocab, config.context, traditional, words)
-        if refused:
-            return {"problem": refused, "fields": {"says": refused}}
-        text = model_text(prompt, vocab)
+        text = model_text(prompt, vocab)  # an opening it cannot read was refused by LiveLab._checked
         ids = tokenizer.encode(text)
         n = min(n_new, config.context + 1 - len(ids))  # the last position read is T_max - 1
         key = (text, temperature, n, model)
@@ -289,18 +345,15 @@ def make_live_gpt_lab(tokenizer: Any, prompt: str = "明月", *, n_new: int = 22
                   "p": plot.number(float(at.probs[at.token]), 3), "how": how}
         last = at.weights[:, :, -1, :]  # (n_layers, n_heads, t): the query is the last character
         return {
-            "problem": None, "ids": context, "written": [st.token for st in steps], "chosen": at.token,
-            "logits": at.logits, "weights": at.weights, "top": top.tolist(), "top_probs": at.probs[top],
+            "note": note(prompt, vocab, traditional, words), "ids": context,
+            "written": [st.token for st in steps], "chosen": at.token, "logits": at.logits,
+            "weights": at.weights, "top": top.tolist(), "top_probs": at.probs[top],
             "rank": at.rank, "looks": [[int(np.argmax(row)) for row in layer] for layer in last],
             "fields": {"says": words["says"].format(**fields)},
         }
 
     def snapshot(prompt: str, temperature: float, n_new: int, model: int, step: int) -> Figure:
         f = frame(prompt, temperature, n_new, model, step)
-        if f["problem"]:
-            fig = Figure(figsize=(8, 1))
-            fig.text(0.02, 0.5, f["problem"], va="center")
-            return fig
         labels = list(drawn_text("".join(vocab[i] for i in f["ids"]), traditional))
         text = "".join(labels) if len(labels) <= 12 else "".join(labels[:12]) + "…"  # the title fits the grid
         return plot.head_grid(f["weights"], labels, title=title.format(text=text))
@@ -317,32 +370,41 @@ def make_live_gpt_lab(tokenizer: Any, prompt: str = "明月", *, n_new: int = 22
         "seed": SEED, "top_k": TOP_K, "traditional": traditional,
         "cmap": colour_table("weights"), "text": words,
     }
+    checked_opening(prompt, refuse)
     first = frame(prompt, temperature, n_new, int(peeking), n_new)
-    shown_first = "".join(first["fields"].values()) + "⏎“”「」…"
+    shown_first = "".join(first["fields"].values()) + LINE_BREAK + VISIBLE_SPACE + "“”「」…→"
     lab = LiveLab("live_gpt", controls, {"prompt": prompt, "temperature": temperature, "n_new": n_new,
                                          "model": int(peeking), "step": n_new},
                   spec_data, frame=frame, readout=READOUT, snapshot=snapshot,
-                  texts=[shown_first, *words.values()])
+                  texts=[shown_first, *words.values()], refuse=refuse)
     return lab
 
 
 class LiveLab(Lab):
-    """A Lab whose values also hold ``prompt``, free text typed in the page (checked by the frame, which
-    refuses an opening the model cannot read); a frame is cached under the opening and the controls."""
+    """A Lab whose values also hold ``prompt``, free text typed in the page; a frame is cached under the
+    opening and the controls.
+
+    ``refuse(prompt)`` gives the sentence that refuses an opening the model cannot read (or None): such an
+    opening is a ValueError here, as the page keeps it out of the setting and shows the sentence instead.
+    """
+
+    def __init__(self, *args: Any, refuse: Callable[[str], str | None], **kwargs: Any) -> None:
+        self._refuse = refuse
+        super().__init__(*args, **kwargs)
 
     def _checked(self, values: dict[str, Any]) -> dict[str, Any]:
         values = dict(values)
         prompt = values.pop("prompt", None)
-        if not isinstance(prompt, str):
-            raise TypeError(tr("prompt must be a string; got {type}").format(type=type(prompt).__name__))
-        return {"prompt": prompt, **super()._checked(values)}
+        return {"prompt": checked_opening(prompt, self._refuse), **super()._checked(values)}
 
     def _key(self, values: dict[str, Any]) -> tuple[Any, ...]:
         return (values["prompt"], *super()._key(values))
 
     def set_values(self, **changes: Any) -> None:
-        """Move controls or change the opening (``prompt=``); the page follows."""
+        """Move controls or change the opening (``prompt=``); the page follows. An opening the model cannot
+        read changes nothing (ValueError, with the sentence the page shows); a new ``n_new`` moves the step
+        with it when the step was at the end (``settle``)."""
         unknown = set(changes) - {"prompt", *self.controls}
         if unknown:
             raise ValueError(tr(NO_CONTROL).format(unknown=sorted(unknown), names=sorted(self.controls)))
-        self.values = self._checked({**self.values, **changes})
+        self.values = self._checked(settle(self.values, changes))

@@ -25,7 +25,9 @@ from .dot_product import make_dot_product_lab
 from .generation import make_generation_lab
 from .live_gpt import make_live_gpt_lab
 from .mask import make_mask_lab
+from .qkv import make_qkv_lab
 from .softmax_scale import make_softmax_scale_lab
+from .whole_formula import make_whole_formula_lab
 
 X2 = np.array([[2.0, 0.5], [1.0, 2.0], [-1.0, 1.0]])  # notebook 03's 2-D stand-in for 早, 上, 好
 
@@ -46,8 +48,8 @@ class LabEntry:
         The arguments the notebook writes out (literals), by parameter name.
     page_keys : tuple of str
         What the page's frame holds besides the readout fields, equal to Python's frame at every setting
-        (looked up in ``spec["frames"]`` or computed by the kit's softmax). Empty for the live GPT lab,
-        whose page runs the model itself.
+        (looked up in ``spec["frames"]``, or computed by the page: the kit's softmax, qkv.js's scores and
+        favoured keys). Empty for the live GPT lab, whose page runs the model itself.
 
     Serves: the lab tests, the site's builders and the benchmarks, not called in the notebooks.
     """
@@ -86,10 +88,22 @@ def _rng() -> dict[str, Any]:
     return {"rng": np.random.default_rng(0)}  # the setup cell's generator, unused before the lab
 
 
+def _sentence() -> dict[str, Any]:
+    gg = data.load("green_grass")  # notebook 04: X (T, d_model) = (8, 6), its tokens and feature names
+    return {"X": np.asarray(gg["X"]), "tokens": gg["tokens"], "features": gg["features"]}
+
+
 def _green_grass() -> dict[str, Any]:
     gg = data.load("green_grass")  # notebook 06: two sentences of 8 and 5 real tokens
     sentences = (gg["tokens"], gg["second_tokens"])
     return {"X": np.array([[gg["vocabulary"][w] for w in s] for s in sentences]), "tokens": list(sentences)}
+
+
+def _whole_formula() -> dict[str, Any]:
+    gg = data.load("green_grass")  # notebook 07: the sentence of 04 with its W_Q, W_K, W_V; green's query
+    return {"X": np.asarray(gg["X"]), "tokens": gg["tokens"], "features": gg["features"],
+            "W_q": np.asarray(gg["W_q_matrix"]), "W_k": np.asarray(gg["W_k_matrix"]),
+            "W_v": np.asarray(gg["W_v_matrix"]), "query": gg["tokens"].index("green")}
 
 
 def _tiny_gpt() -> dict[str, Any]:
@@ -114,10 +128,15 @@ LABS: dict[str, LabEntry] = {entry.name: entry for entry in (
     LabEntry("softmax_scale", make_softmax_scale_lab, _zao_shang_hao, {"scale": 1.0, "query": 0},
              ("weights", "outlined", "entropy")),
     LabEntry("convex_hull", make_convex_hull_lab, _hull, {"scale": 1.0}, ("out",)),
+    LabEntry("qkv", make_qkv_lab, _sentence,
+             {"query": 3, "query_feature": "action", "key_feature": "alive", "size": 3.0},
+             ("W_q", "W_k", "Q", "K", "scores", "weights", "top")),
     LabEntry("dk", make_dk_lab, _rng, {"d_k": 64, "scaled": False, "n_keys": 8},
              ("weights", "top", "uniform", "hist", "edges", "hist_top", "curves")),
     LabEntry("mask", make_mask_lab, _green_grass, {"mask": "both", "lengths": [8, 5]},
              ("scores", "weights", "keep", "lengths")),
+    LabEntry("whole_formula", make_whole_formula_lab, _whole_formula, {"scaled": True, "causal": False},
+             ("scores", "scaled", "keep", "weights", "contributions", "out", "title")),
     LabEntry("generation", make_generation_lab, _tiny_gpt, {"n_new": 12, "temperature": 0.8, "seed": 0},
              ("weights", "top_probs", "p", "rank", "t", "sampled")),
     LabEntry("live_gpt", make_live_gpt_lab, _tokenizer, {"prompt": "明月", "n_new": 22}),

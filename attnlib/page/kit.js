@@ -1,6 +1,7 @@
 // What every page module (each lab, the quiz) shares: controls, SVG drawing, scales, colours, number
-// formatting, fonts, ids, the lookup of a setting's frame, and the two ways a module is mounted (anywidget
-// in Jupyter; a stored state on a static page, attnlib.page.mount_html). The numbers come from attnlib
+// formatting, fonts, ids, the keys a control keeps (shareKeys), the lookup of a setting's frame, and the
+// two ways a module is mounted (anywidget in Jupyter; a stored state on a static page,
+// attnlib.page.mount_html). The numbers come from attnlib
 // (the lab's `spec`): each setting's frame is looked up in `spec.frames`, which Python filled; this file
 // only arranges and draws them.
 // Its one piece of math is `softmax`, for the labs with too many settings to list (checked against
@@ -266,6 +267,9 @@ const STYLE = `
 .attn-lab svg .title { font-size: 15px; }
 .attn-lab svg .cell { font-size: 11px; }
 .attn-lab .readout { margin-top: 4px; font-size: 15px; }
+/* Chinese captions in a picture break between words, not inside one ("最关注" whole): Firefox allows no break
+   beside a quotation mark and so broke the word before it. A run too long for its box still breaks. */
+.attn-lab:lang(zh) .picture { word-break: keep-all; overflow-wrap: anywhere; }
 /* A narrow lab (a phone): one control per line, the slider taking what its name and value leave, and
    every control at least 44 px tall for a thumb. Only the layout changes. */
 .attn-lab { container-type: inline-size; }
@@ -387,25 +391,91 @@ function mountControls(bar, controls, values, onChange) {
   return update;
 }
 
-// Arrow keys belong to the lab control in focus, not to the notebook or the slides around it. Those
-// listen on the document in the capture phase (JupyterLab's shortcuts, RISE), so the key is stopped
-// on the way down, at the window; the control's own default action (a range input moving) still runs.
-// The quiz (quiz.js) keeps its radio buttons' keys the same way.
-export function keepKeysInLabs() {
-  if (window.__attnLabKeys) return;
-  window.__attnLabKeys = true;
+// ---- the keyboard: which keys a control keeps ---------------------------------------------------------
+// One rule for every lab and the quiz, wherever they are shown (JupyterLab, a site page, a deck):
+// - a control in focus keeps the keys it uses (KEPT) and no others: the notebook, the page or the deck
+//   around it never hears those keys, and hears every other one as if no control had the focus (Space on
+//   a slider turns the slide);
+// - Esc gives every key back: the focus moves from the control to its lab or quiz (no control, not a Tab
+//   stop; the next Tab goes on from there);
+// - a choice made with the pointer (a radio button clicked, a menu's option picked) is complete, and the
+//   keys go back at once: after clicking a quiz's answer, ↓ and → move the deck, not the answer. A slider
+//   dragged keeps its keys: the arrows then fine-tune it. A control reached with Tab keeps its keys until
+//   Tab or Esc moves on.
+// The notebook and the decks listen on the document in the capture phase (JupyterLab's shortcuts, RISE),
+// so a kept key is stopped on the way down, at the window; the control's own default action (a range
+// input moving, a form submitted) still happens.
+const ARROWS = ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"];
+const STEPS = [...ARROWS, "Home", "End", "PageUp", "PageDown"];
+export const KEPT = {
+  range: STEPS,
+  radio: [...ARROWS, " "],
+  checkbox: [" "],
+  select: [...STEPS, "Enter", " "],
+  button: ["Enter", " "],
+  text: null,  // a text box keeps every key but Tab and Esc
+};
+const MODIFIERS = new Set(["Shift", "Control", "Alt", "Meta", "CapsLock", "AltGraph"]);
+
+// The kind of control (a key of KEPT) of a page module's element, or null.
+export function controlKind(el) {
+  if (!(el instanceof Element) || !el.closest(".attn-lab, .attn-quiz")) return null;
+  const tag = el.tagName.toLowerCase();
+  if (tag === "select" || tag === "button") return tag;
+  if (tag === "textarea") return "text";
+  if (tag !== "input") return null;
+  const type = (el.getAttribute("type") || "text").toLowerCase();
+  if (type === "range" || type === "radio" || type === "checkbox") return type;
+  return ["button", "submit", "reset"].includes(type) ? "button" : "text";
+}
+
+// The keys back to what is around the control: the focus on its lab or quiz instead.
+export function handBack(control) {
+  const root = control.closest(".attn-lab, .attn-quiz");
+  if (!root.hasAttribute("tabindex")) {
+    root.tabIndex = -1;  // focusable from a script, never a Tab stop
+    root.style.outline = "none";
+  }
+  root.focus({ preventScroll: true });
+}
+
+export function shareKeys() {
+  if (window.__attnKeys) return;
+  window.__attnKeys = true;
+  let pointed = null;  // what the last pointer press was on, until a key is pressed
+  window.addEventListener("pointerdown", (event) => { pointed = event.target; }, true);
   window.addEventListener("keydown", (event) => {
-    const target = event.target;
-    if (target instanceof Element && target.matches("input, select") && target.closest(".attn-lab, .attn-quiz")) {
+    pointed = null;
+    const target = event.target, kind = controlKind(target);
+    if (!kind) return;
+    if (event.key === "Escape" && !event.isComposing) {
       event.stopPropagation();
+      event.preventDefault();
+      handBack(target);
+      return;
     }
+    if (event.key === "Tab" || MODIFIERS.has(event.key)) return;
+    const kept = KEPT[kind];
+    if (kept === null || event.isComposing) event.stopPropagation();
+    else if (event.ctrlKey || event.altKey || event.metaKey) return;  // the browser's and the host's own
+    else if (kept.includes(event.key)) event.stopPropagation();
+    else handBack(target);  // the key goes on, to the deck or the notebook, with no control in focus
+  }, true);
+  window.addEventListener("change", (event) => {
+    const target = event.target, kind = controlKind(target);
+    const by = pointed instanceof Element ? pointed : null;
+    pointed = null;
+    if ((kind !== "radio" && kind !== "select") || !by) return;
+    if (by === target || by.closest("label")?.control === target) handBack(target);
   }, true);
 }
 
 // ---- a lab -----------------------------------------------------------------------------------------------
 // def: {build(figure, spec, change, {narrow}) -> view, draw(view, frame, spec, values), reflows,
 //       frame?(spec, values) -> {fields, ...}}: the frame is what Python sent for the setting
-//       (storedFrame), unless the lab adds to it (the mask lab's weights, by the kit's softmax).
+//       (storedFrame), unless the lab adds to it (the mask lab's weights, by the kit's softmax);
+//       settle?(values, changes) -> values: the setting after a change, where one control moves another
+//       (the live GPT lab's step follows its end), as the lab's Python set_values does.
 // A lab that `reflows` has a second, narrow layout (panels one above the other, text that stays at least
 // 12 px on a phone): the kit builds it anew whenever the lab's width crosses NARROW_PX. Same frame, same
 // numbers: only the geometry differs.
@@ -423,7 +493,7 @@ export function createLab(def) {
     root.style.fontFamily = fontFamily(spec.fonts);
     root.innerHTML = `<style>${STYLE}</style><div class="bar"></div><div class="picture"></div><div class="readout" aria-live="polite"></div>`;
     el.appendChild(root);
-    keepKeysInLabs();
+    shareKeys();
     const [, bar, picture, readout] = root.children;
     // the picture's text alternative is the readout, which says in words what it shows
     readout.id = newId("lab");
@@ -451,7 +521,7 @@ export function createLab(def) {
       root.dataset.values = JSON.stringify(values);
     };
     change = (name, value) => {
-      values = clamp(spec.controls, { ...values, [name]: value });
+      values = clamp(spec.controls, def.settle ? def.settle(values, { [name]: value }) : { ...values, [name]: value });
       updateControls(values);
       paint();  // repaint first: the kernel hears of it afterwards
       model.set("values", values);

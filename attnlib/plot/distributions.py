@@ -15,7 +15,16 @@ from matplotlib.axes import Axes
 from ..checks import check_choice, check_shape
 from ..core import entropy, histogram_heights, score_bins, softmax
 from ..i18n import N_, tr
-from .style import RAW_COLOUR, SCALED_COLOUR, colour_map, kind_label, number, token_colour
+from .style import (
+    RAW_COLOUR,
+    SCALED_COLOUR,
+    colour_map,
+    kind_label,
+    legible_ticks,
+    number,
+    text_size,
+    token_colour,
+)
 
 SATURATION_PANELS = (
     (N_("largest weight"), (0.0, 1.05)),
@@ -51,7 +60,7 @@ def score_walks(walks: Any, *, ax: Axes | None = None) -> Axes:
     ax.set_xlabel(tr("d_k: number of features in q and k"))
     ax.set_ylabel(tr("q·k over the first d_k features"))
     ax.set_title(tr("{n} random pairs: each score is a random walk").format(n=w.shape[0]), fontsize="medium")
-    ax.legend(loc="upper left", frameon=False, fontsize="small")
+    ax.legend(loc="upper left", frameon=False, fontsize=text_size(ax.figure))
     return ax
 
 
@@ -96,7 +105,7 @@ def variance_vs_dk(
     ax.set_xticks(ticks, [f"{t:g}" for t in ticks])
     ax.set_xlabel("d_k")
     ax.set_ylabel(tr("variance of the scores"))
-    ax.legend(frameon=False, fontsize="small", loc="upper left")
+    ax.legend(frameon=False, fontsize=text_size(ax.figure), loc="upper left")
     return ax
 
 
@@ -138,7 +147,7 @@ def score_histogram(
     ax.plot(x, np.exp(-0.5 * (x / sigma) ** 2), color="#222222", lw=1.4, label=tr("normal curve"))
     if note is None:
         note = "\n".join(histogram_notes(float(np.std(scores)), f"{sigma:.3g}"))
-    ax.text(0.98, 0.94, note, transform=ax.transAxes, ha="right", va="top", fontsize="small")
+    ax.text(0.98, 0.94, note, transform=ax.transAxes, ha="right", va="top", fontsize=text_size(ax.figure))
     ax.set_xlim(-xlim, xlim)
     ax.set_ylim(0, max(1.6, 1.08 * float(heights.max())))  # headroom for the note
     ax.set_yticks([])
@@ -183,7 +192,7 @@ def weights_row(weights: Any, *, ax: Axes | None = None, max_keys: int = 64) -> 
                                        lw=1.6))
     ax.plot([0, 1], [1 / n, 1 / n], ls="--", color="#777777", lw=1.2)
     ax.text((left[top] + right[top]) / 2, w[top] + 0.015, number(w[top], 3), ha="center", va="bottom",
-            fontsize="small")
+            fontsize=text_size(ax.figure))
     ax.text(0.5, -0.04, tr("{n} keys  ·  dashed line: uniform 1/{n}").format(n=n), transform=ax.transAxes,
             ha="center", va="top")
     ax.set_xlim(0, 1)
@@ -192,6 +201,7 @@ def weights_row(weights: Any, *, ax: Axes | None = None, max_keys: int = 64) -> 
     ax.set_yticks([0, 0.25, 0.5, 0.75, 1.0])
     ax.set_ylabel(kind_label("weights"))
     ax.spines[["top", "right"]].set_visible(False)
+    legible_ticks(ax)
     return ax
 
 
@@ -237,7 +247,7 @@ def entropy_curves(
     ax.set_ylim(0, 1.5 * np.log(n_keys))
     ax.set_xlabel(tr("scale β"))
     ax.set_ylabel(tr("entropy of the row (nats)"))
-    ax.legend(loc="upper right", ncols=2, fontsize="small", frameon=False)
+    ax.legend(loc="upper right", ncols=2, fontsize=text_size(ax.figure), frameon=False, borderaxespad=0.9)
     for i, line in enumerate(curves):  # after the legend, whose keys keep the plain line
         line.set_linewidth(3.0 if i == highlight else 1.2)
         line.set_alpha(1.0 if i == highlight else 0.55)
@@ -310,7 +320,8 @@ def saturation_curves(
         ax.set_title(tr(title), fontsize="medium")
         ax.spines[["top", "right"]].set_visible(False)
     # Above the middle panel's title: inside any panel the legend would cover a curve for some setting.
-    axes[1].legend(loc="lower center", bbox_to_anchor=(0.5, 1.13), ncols=3, frameon=False, fontsize="small")
+    axes[1].legend(loc="lower center", bbox_to_anchor=(0.5, 1.13), ncols=3, frameon=False,
+                   fontsize=text_size(axes[1].figure))
     if current is not None:  # the marked curve in full colour, the other faded (not in the legend's keys)
         for ax in axes:
             raw_line, scaled_line = ax.lines[:2]

@@ -20,7 +20,18 @@ from ..checks import check_choice, check_shape, refuse
 from ..core import masked_scores, softmax
 from ..i18n import N_, tr
 from ..validation import check_mask
-from .style import KINDS, MASKED_COLOUR, digits_of, kind_label, number, text_colour
+from .style import (
+    COLUMN_PX,
+    KINDS,
+    MASKED_COLOUR,
+    digits_of,
+    kind_label,
+    legible_points,
+    legible_ticks,
+    number,
+    text_colour,
+    text_size,
+)
 
 _CELL = "heatmap-cell"  # the gid of a heatmap's cell texts
 
@@ -119,7 +130,7 @@ def heatmap(
     if title:
         ax.set_title(title)
     if annot if annot is not None else max(n_rows, n_cols) <= MAX_ANNOTATED:
-        size = "small" if max(n_rows, n_cols) > 6 else "medium"
+        size = text_size(ax.figure, "small" if max(n_rows, n_cols) > 6 else "medium")
         mesh = ax.collections[0]
         values = data.ravel()
         finite = np.isfinite(values)
@@ -128,6 +139,7 @@ def heatmap(
         for k, (value, ok, colour) in enumerate(zip(values, finite, ink, strict=True)):
             ax.text(k % n_cols + 0.5, k // n_cols + 0.5, number(value, digits), ha="center", va="center",
                     fontsize=size, color=str(colour) if ok else "#555555", gid=_CELL)
+    legible_ticks(ax)
     return ax
 
 
@@ -151,11 +163,12 @@ def _token_labels(ax: Axes, tokens: Sequence[str], size: int, *, rows: bool) -> 
     shown = [*tokens, *[""] * (size - len(tokens))]
     for j in range(size):
         ax.text(j + 0.5, -0.02, shown[j], transform=below, rotation=90, ha="center", va="top",
-                fontsize="small")
+                fontsize=text_size(ax.figure))
     if rows:
         left = mpl.transforms.blended_transform_factory(ax.transAxes, ax.transData)
         for i in range(size):
-            ax.text(-0.02, i + 0.5, shown[i], transform=left, ha="right", va="center", fontsize="small")
+            ax.text(-0.02, i + 0.5, shown[i], transform=left, ha="right", va="center",
+                    fontsize=text_size(ax.figure))
 
 
 def mask_panels(
@@ -286,7 +299,7 @@ def head_grid(
     *,
     title: str | None = None,
     highlight: Sequence[tuple[int, int]] = (),
-    panel_size: float = 1.05,
+    panel_size: float | None = None,
 ) -> mpl.figure.Figure:
     """Every head of every layer at a glance: layers as rows, heads as columns, one colour scale.
 
@@ -305,8 +318,11 @@ def head_grid(
         A title over the whole grid.
     highlight : sequence of (int, int)
         (layer, head) pairs to frame.
-    panel_size : float
-        Width and height of one panel, in inches.
+    panel_size : float, optional
+        Width and height of one panel, in inches; default: the grid fills the site's content column
+        (``COLUMN_PX``), with panels no smaller than 0.5 in. Its texts are never smaller than the
+        page can show legibly; where a panel is too small to label every token, every second (or
+        third...) token is labelled.
 
     Shapes:
         weights (n_layers, n_heads, T, T), tokens (T,)
@@ -331,20 +347,28 @@ def head_grid(
                    N_("highlight ({layer}, {head}) is outside {n_layers} layers × {n_heads} heads"),
                    layer=layer, head=head, n_layers=n_layers, n_heads=n_heads)
     framed = set(map(tuple, highlight))
-    fig, axes = plt.subplots(
-        n_layers,
-        n_heads,
-        figsize=(1.8 + panel_size * n_heads, 1.6 + panel_size * n_layers),
-        squeeze=False,
-    )
+    fig, axes = plt.subplots(n_layers, n_heads, squeeze=False)
     # Fixed margins in inches (cheaper than a layout engine for 72 panels): room for the labels.
-    width, height = fig.get_size_inches()
-    fig.subplots_adjust(
-        left=1.0 / width, right=1 - 1.35 / width, bottom=0.9 / height, top=1 - 0.6 / height,
-        wspace=0.06, hspace=0.06,
-    )
-    small = max(4.0, min(7.0, 60.0 / T))  # font size of the token labels, in points
+    small = text_size(fig)  # every text of the grid but its title, legible where the page shows it
+    label_width = max(map(len, labels)) * 0.58 * small / 72  # inches, for the widest token label
+    upright = max(map(len, labels)) > 2  # single characters (a poem's) stand as written, words turn
+    label_height = label_width if upright else 1.3 * small / 72
+    left, right, bottom, top = 0.55 + label_width, 1.15, 0.4 + label_height, 0.6
+    if panel_size is None:  # as large as the page's column allows, but no smaller than 0.5 in
+        panel_size = max(0.5, (COLUMN_PX / fig.dpi - left - right) / (1.06 * n_heads))
+    width, height = left + right + 1.06 * panel_size * n_heads, bottom + top + 1.06 * panel_size * n_layers
+    fig.set_size_inches(width, height)
+    small = text_size(fig)
+    fig.subplots_adjust(left=left / width, right=1 - right / width, bottom=bottom / height,
+                        top=1 - top / height, wspace=0.06, hspace=0.06)
+    # A token label wants 1.3 of its size along the axis; where a panel gives each token less, only
+    # every `every`-th token is labelled, so no two labels touch.
+    every = max(1, int(np.ceil(1.3 * small / (panel_size * 72 / T))))
+    ticks = range(0, T, every)
     layer_name, head_name = tr("layer {layer}"), tr("head {head}")
+    # the heads' names as large as fits over a panel (~0.6 em a character), but legible
+    widest = max(len(head_name.format(head=head)) for head in range(n_heads))
+    head_size = max(legible_points(fig), min(small, 0.9 * panel_size * 72 / (0.6 * widest)))
     for layer in range(n_layers):
         for head in range(n_heads):
             ax = axes[layer, head]
@@ -353,25 +377,25 @@ def head_grid(
             # Every panel has the same extent; only the outer ones carry the token labels.
             # (sharex/sharey, or ticks on every panel, would cost seconds for 72 panels.)
             if layer == n_layers - 1:
-                ax.set_xticks(range(T), labels, rotation=90)
+                ax.set_xticks(ticks, [labels[i] for i in ticks], rotation=90 if upright else 0)
             else:
                 ax.set_xticks([])
             if head == 0:
-                ax.set_yticks(range(T), labels)
+                ax.set_yticks(ticks, [labels[i] for i in ticks])
             else:
                 ax.set_yticks([])
             ax.tick_params(length=0, labelsize=small)
             if head == 0:
-                ax.set_ylabel(layer_name.format(layer=layer), fontsize="small")
+                ax.set_ylabel(layer_name.format(layer=layer), fontsize=small)
             if layer == 0:
-                ax.set_title(head_name.format(head=head), fontsize="small")
+                ax.set_title(head_name.format(head=head), fontsize=head_size)
             if (layer, head) in framed:
                 for side in ax.spines.values():
                     side.set(visible=True, color="#1f77b4", linewidth=2.5)
-    fig.supxlabel(tr("key"), fontsize="small", y=0.25 / height)
-    fig.supylabel(tr("query"), fontsize="small", x=0.12 / width)
-    right = axes[0, -1].get_position().x1
-    bar = fig.add_axes((right + 0.15 / width, 0.3, 0.12 / width, 0.4))  # its ticks and label: 1.1 in
+    fig.supxlabel(tr("key"), fontsize=small, y=0.04 / height)
+    fig.supylabel(tr("query"), fontsize=small, x=0.02 / width)
+    edge = axes[0, -1].get_position().x1
+    bar = fig.add_axes((edge + 0.15 / width, 0.3, 0.12 / width, 0.4))  # its ticks and label: 1.1 in
     fig.colorbar(image, cax=bar).set_label(kind_label("weights"))
     if title:
         fig.suptitle(title, y=1 - 0.1 / height)

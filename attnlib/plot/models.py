@@ -14,7 +14,7 @@ from ..checks import check_positive_int, check_shape, refuse
 from ..core import masked_scores
 from ..i18n import N_, tr
 from .matrices import heatmap
-from .style import number, token_colour
+from .style import number, text_size, token_colour
 
 
 def loss_curves(
@@ -49,7 +49,7 @@ def loss_curves(
     for label, value in (baselines or {}).items():
         ax.axhline(value, color="grey", linestyle="--", linewidth=1)
         ax.annotate(label, (1.0, value), xycoords=("axes fraction", "data"), ha="right", va="bottom",
-                    fontsize="small", color="grey")
+                    fontsize=text_size(ax.figure), color="grey")
     ax.set_xlabel(tr("training step"))
     ax.set_ylabel(tr("loss (nats per character)"))
     ax.set_ylim(bottom=0)
@@ -105,7 +105,7 @@ def generation_attention(
         heatmap(data, rows, keys, ax=ax, annot=False, cbar=head == n_heads - 1,
                 title=head_name.format(head=head), xlabel=tr("key (context so far)"),
                 ylabel=tr("chosen token, probability") if head == 0 else "")
-        ax.tick_params(axis="x", labelsize="small")
+        ax.tick_params(axis="x", labelsize=text_size(fig))
     prompt = "".join(map(shown_token, record["prompt"]))
     fig.suptitle(title or tr("weights · layer {layer} · prompt {prompt} · temperature {temperature}").format(
         layer=layer, prompt=prompt, temperature=f"{record['temperature']:g}"))

@@ -3,7 +3,9 @@
 - ``use_style()``: seaborn's clean theme, readable sizes, and fonts that write Chinese.
 - One colour convention: ``KINDS`` (weights on a fixed [0, 1] map, signed numbers on a diverging
   map centred on 0), one colour per token (``token_colour``), grey for masked cells.
-- ``new_figure``: the one figure factory (outside pyplot, on its own Agg canvas).
+- ``new_figure``: the one figure factory (outside pyplot, on its own Agg canvas); ``figure_png``, the
+  one way a figure becomes a PNG (a notebook's inline figures and the labs' snapshots), notes in it
+  the size of its smallest text (``TEXT_SIZE_KEY``) so a test can check what a reader sees.
 - ``number``: the one number formatter, used by every figure and every lab (``kit.js`` mirrors it).
 """
 
@@ -18,7 +20,7 @@ import matplotlib as mpl
 import numpy as np
 import seaborn as sns
 from matplotlib import font_manager
-from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.backends.backend_agg import FigureCanvasAgg, RendererAgg
 from matplotlib.figure import Figure
 
 from ..checks import check_choice, refuse
@@ -120,7 +122,8 @@ class use_style:  # noqa: N801 (used like a function: `use_style()` or `with use
 
 
 def _sharp_inline_figures() -> None:
-    """In a notebook, show figures as PNG at twice their pixels, with their size on the page unchanged.
+    """In a notebook, show figures as PNG at twice their pixels, with their size on the page unchanged,
+    each carrying the size of its smallest text (``figure_png``), so a test can check it stays legible.
 
     A high-density screen (and the site or a deck on one) then draws them as sharp as the labs beside
     them. PNG rather than SVG: a heatmap with its number in every cell is a smaller PNG, and nbval
@@ -128,10 +131,27 @@ def _sharp_inline_figures() -> None:
     """
     from IPython import get_ipython  # only where a notebook runs; `import attnlib` stays numpy-only
 
-    if get_ipython() is not None:
+    shell = get_ipython()
+    if shell is not None:
         from matplotlib_inline.backend_inline import set_matplotlib_formats
 
-        set_matplotlib_formats("retina")
+        set_matplotlib_formats("retina")  # the other formats off, as before
+        shell.display_formatter.formatters["image/png"].for_type(Figure, shown_png)
+
+
+def shown_png(fig: Figure) -> tuple[bytes, dict[str, int]] | None:
+    """How a notebook shows ``fig``: a PNG at twice its pixels, cropped to what is drawn, with the
+    size it takes on the page (half its pixels) as the output's metadata. None for an empty figure."""
+    if not fig.axes and not fig.lines:
+        return None
+    png = figure_png(fig, dpi=2 * fig.dpi, bbox_inches="tight")
+    width, height = _png_size(png)
+    return png, {"width": width // 2, "height": height // 2}
+
+
+def _png_size(png: bytes) -> tuple[int, int]:
+    """The pixel width and height written in a PNG's header."""
+    return int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
 
 
 def new_figure(figsize: tuple[float, float], dpi: float | None = None) -> Figure:
@@ -144,14 +164,74 @@ def new_figure(figsize: tuple[float, float], dpi: float | None = None) -> Figure
     return fig
 
 
-def figure_png(fig: Figure, dpi: float | None = None) -> bytes:
-    """The figure as PNG bytes.
+# The key of the PNG text chunk where ``figure_png`` writes the size of the figure's smallest text.
+TEXT_SIZE_KEY = "attnlib:smallest-text-pt"
+
+
+def figure_png(fig: Figure, dpi: float | None = None, **savefig: Any) -> bytes:
+    """The figure as PNG bytes, with the size in points of its smallest drawn text in a text chunk
+    (``TEXT_SIZE_KEY``; PIL reads it as ``Image.open(...).text``) beside the PNG's own dpi.
+
+    From those two and the width the page gives the picture, a test knows how many pixels tall the
+    smallest text is where the reader sees it.
     """
     if not isinstance(fig.canvas, FigureCanvasAgg):
         FigureCanvasAgg(fig)
+    sizes = drawn_text_sizes(fig)
+    metadata = {TEXT_SIZE_KEY: f"{min(sizes):g}"} if sizes else {}
     buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=dpi)
+    fig.savefig(buffer, format="png", dpi=dpi, metadata=metadata, **savefig)
     return buffer.getvalue()
+
+
+class _TextSizes(RendererAgg):
+    """A renderer that lays the figure out as Agg does and notes the size of every text it would
+    draw, drawing none of them."""
+
+    def __init__(self, fig: Figure) -> None:
+        width, height = fig.get_size_inches() * fig.dpi
+        super().__init__(int(width), int(height), fig.dpi)
+        self.sizes: list[float] = []
+
+    def draw_text(self, gc: Any, x: float, y: float, s: str, prop: Any, angle: float,
+                  ismath: Any = False, mtext: Any = None) -> None:
+        if s.strip():
+            self.sizes.append(float(prop.get_size_in_points()))
+
+
+def drawn_text_sizes(fig: Figure) -> list[float]:
+    """The size in points of every non-blank text the figure draws (tick labels out of view, hidden
+    texts and empty titles are not drawn, so not counted)."""
+    renderer = _TextSizes(fig)
+    fig.draw(renderer)
+    return renderer.sizes
+
+
+# The site's content column on a 1280 px screen (``tools/templates/site.css``; a test checks the two
+# agree): a figure wider than it is shown scaled down to it, its texts with it.
+COLUMN_PX = 920
+SMALLEST_TEXT_PX = 9.0  # the smallest text a figure may show, in px where the reader sees it
+
+
+def legible_points(fig: Figure) -> float:
+    """The smallest font size, in points, at which a text of ``fig`` is still ``SMALLEST_TEXT_PX`` tall
+    where the site shows the figure: at its own size up to ``COLUMN_PX`` wide, scaled down beyond."""
+    width_px = fig.get_figwidth() * fig.dpi
+    return SMALLEST_TEXT_PX * 72 / fig.dpi * max(1.0, width_px / COLUMN_PX)
+
+
+def text_size(fig: Figure, size: str | float = "small") -> float:
+    """``size`` (a point size, or a name such as "small" relative to the style's font size), raised to
+    ``legible_points(fig)`` if smaller: the size of every secondary text a figure writes."""
+    points = font_manager.FontProperties(size=size).get_size_in_points()
+    return max(points, legible_points(fig))
+
+
+def legible_ticks(ax: Any) -> None:
+    """Raise the tick labels of ``ax`` to ``legible_points`` of its figure where the style's size is
+    smaller (a wide figure the page scales down)."""
+    for axis in ("x", "y"):
+        ax.tick_params(axis=axis, labelsize=text_size(ax.figure, mpl.rcParams[f"{axis}tick.labelsize"]))
 
 
 def token_colour(i: int) -> str:

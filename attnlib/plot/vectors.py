@@ -15,7 +15,7 @@ from matplotlib.axes import Axes
 from ..checks import check_shape, refuse
 from ..core import convex_hull_2d
 from ..i18n import N_, tr
-from .style import colour_map, kind_label, number, token_colour
+from .style import colour_map, kind_label, legible_points, legible_ticks, number, text_size, token_colour
 
 
 def _vector_2d(v: Any, name: str) -> np.ndarray:
@@ -135,8 +135,10 @@ def weight_bars(
 ) -> Axes:
     """One row of attention weights as bars on the fixed [0, 1] scale, coloured like the heatmaps.
 
-    Every bar that shares the largest weight is outlined in black and every bar has its value
-    written above it. ``xlabel`` defaults to "key" in the current language.
+    Every bar that shares the largest weight is outlined in black. Each bar has its value written
+    above it, at a size the page shows legibly: upright where the bars are narrow, and, where they
+    are too narrow even for that, on the larger of two neighbours only, so that no two values touch.
+    ``xlabel`` defaults to "key" in the current language.
 
     Shapes:
         weights (T,), tokens (T,)
@@ -152,18 +154,34 @@ def weight_bars(
     top = np.isclose(w, w.max(), rtol=0, atol=1e-9)  # outline every bar that shares the top weight
     ax.bar(x, w, width=0.65, linewidth=2.0, color=colour_map("weights")(w),
            edgecolor=["black" if outlined else "none" for outlined in top])
-    # the values stay side by side: shrink their font when the bars are narrow (a value is ~2.6 em wide)
-    fig_width = ax.get_figure().get_size_inches()[0]
-    pitch = ax.get_position().width * fig_width * 72 / w.size  # points per bar
-    size = min(mpl.rcParams["font.size"], 0.85 * pitch / 2.6)
-    for i, value in zip(x, w, strict=True):
-        ax.text(i, value + 0.015, number(value, 3), ha="center", va="bottom", fontsize=size)
+    # The values never overlap: side by side where they fit at a legible size; else turned upright,
+    # and where even upright ones would touch, only the larger of two neighbours is written.
+    fig = ax.get_figure()
+    pitch = ax.get_position().width * fig.get_figwidth() * 72 / w.size  # points per bar
+    legible = legible_points(fig)
+    size = min(mpl.rcParams["font.size"], 0.85 * pitch / 2.6)  # a value is ~2.6 em wide
+    upright = size < legible
+    if upright:
+        size = max(legible, min(mpl.rcParams["font.size"], 0.8 * pitch / 1.3))  # ~1.3 em across
+    apart = int(np.ceil(1.3 * size / pitch)) if upright else 1  # bars between two written values
+    written: list[int] = []
+    for i in np.argsort(-w, kind="stable"):
+        if all(abs(int(i) - j) >= apart for j in written):
+            written.append(int(i))
+    for i in sorted(written):
+        ax.text(i, w[i] + 0.015, number(w[i], 3), ha="center", va="bottom", fontsize=size,
+                rotation=90 if upright else 0)
+    top = 1.12
+    if upright:  # room above the tallest bar for its upright value (~3.2 em long)
+        axes_height = ax.get_position().height * fig.get_figheight() * 72  # points
+        top = max(top, (w.max() + 0.015) / (1 - 3.4 * size / axes_height))
     ax.set_xticks(x, list(tokens))
-    ax.set_ylim(0, 1.12)
+    ax.set_ylim(0, top)
     ax.set_yticks([0, 0.25, 0.5, 0.75, 1.0])
     ax.set_xlabel(tr("key") if xlabel is None else xlabel)
     ax.set_ylabel(kind_label("weights"))
     ax.axhline(1.0, color="#cccccc", lw=0.8, zorder=0)
+    legible_ticks(ax)
     return _titled(ax, title)
 
 
@@ -210,7 +228,7 @@ def contribution_bars(
     feature = tr("feature {k}")
     ax.set_xticks(x, [feature.format(k=k + 1) for k in range(d)])
     ax.set_ylabel(tr("value of the output"))
-    ax.legend(fontsize="small", frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    ax.legend(fontsize=text_size(ax.figure), frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     return _titled(ax, title)
 
 
@@ -262,5 +280,5 @@ def convex_hull_picture(
     ax.set_aspect("equal")
     ax.set_xlabel(tr("feature 1"))
     ax.set_ylabel(tr("feature 2"))
-    ax.legend(handles=[hull, centroid, ring], loc="best", fontsize="small", frameon=False)
+    ax.legend(handles=[hull, centroid, ring], loc="best", fontsize=text_size(ax.figure), frameon=False)
     return _titled(ax, title)

@@ -11,6 +11,8 @@ A question is plain data: ``prompt`` (text; `backticks` become code), ``options`
 distinct texts), ``answer`` (the index of the right option) and ``explain``: either one explanation
 per option, shown as soon as that option is picked, or a single explanation of the right answer,
 shown once it is found (a wrong pick then just says so, and the learner tries again).
+The learner may try again until right, reading each explanation; the score counts each question's first
+answer ("3 of 4 right at the first try").
 
 The package holds three things:
 

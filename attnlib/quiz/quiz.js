@@ -1,8 +1,11 @@
 // The "check your understanding" quiz (attnlib.quiz): each question a native group of lettered radio
 // buttons, its feedback line, and the score. Every word comes from Python in `spec` (the feedback for
 // every option as attnlib.quiz.feedback words it, the score line for every count); the page only picks
-// which one to show. The answers are the model's `values.choices`, kept in step with Python both ways.
-import { escapeHtml, keepKeysInLabs, newId, useFonts } from "../page/kit.js";
+// which one to show. The answers are the model's `values`, kept in step with Python both ways: `choices`,
+// the option on show for each question, and `first`, the first one picked, which the score counts (the
+// learner may try again until right, reading each explanation). Which keys a chosen answer keeps is the
+// kit's rule for every control (shareKeys).
+import { escapeHtml, newId, shareKeys, useFonts } from "../page/kit.js";
 
 const QUIZ_STYLE = `
 .attn-quiz { color: #222; font-size: 15px; line-height: 1.4; max-width: 1100px; }
@@ -36,7 +39,8 @@ const QUIZ_STYLE = `
 
 function renderQuiz({ model, el }) {
   const spec = model.get("spec");
-  let choices = [...model.get("values").choices];
+  const read = (values) => [[...values.choices], [...(values.first || values.choices)]];
+  let [choices, first] = read(model.get("values"));
   const root = document.createElement("div");
   root.className = "attn-quiz";
   useFonts(root, spec.fonts);
@@ -54,7 +58,7 @@ function renderQuiz({ model, el }) {
     `${questions.join("")}<div class="score" aria-live="polite"></div>`;
   root.querySelector(".title").textContent = spec.title;
   el.appendChild(root);
-  keepKeysInLabs();
+  shareKeys();
   const groups = [...root.querySelectorAll("fieldset.question")];
   const score = root.querySelector(".score");
 
@@ -63,7 +67,7 @@ function renderQuiz({ model, el }) {
     groups.forEach((group, n) => {
       const choice = choices[n];
       const note = choice === null ? null : spec.questions[n].feedback[choice];
-      if (note && note.right) right += 1;
+      if (first[n] !== null && spec.questions[n].feedback[first[n]].right) right += 1;
       group.querySelectorAll("label.option").forEach((label, i) => {
         const input = label.firstElementChild;
         if (input.checked !== (i === choice)) input.checked = i === choice;
@@ -80,27 +84,29 @@ function renderQuiz({ model, el }) {
     const words = spec.scores[right];
     if (score.textContent !== words) score.textContent = words;
     root.dataset.choices = JSON.stringify(choices);
+    root.dataset.first = JSON.stringify(first);
   };
 
   groups.forEach((group, n) => {
     group.addEventListener("change", (event) => {
       const i = Number(event.target.value);
       choices = choices.map((c, k) => (k === n ? i : c));
+      first = first.map((f, k) => (k === n && f === null ? i : f));
       paint();  // the feedback first: the kernel hears of it afterwards
-      model.set("values", { choices });
+      model.set("values", { choices, first });
       model.save_changes();
     });
   });
   const onModel = () => {
-    const next = model.get("values").choices;
-    if (JSON.stringify(next) === JSON.stringify(choices)) return;  // our own change, painted already
-    choices = [...next];
+    const next = read(model.get("values"));
+    if (JSON.stringify(next) === JSON.stringify([choices, first])) return;  // our own change, painted already
+    [choices, first] = next;
     paint();
   };
   model.on("change:values", onModel);
   paint();
   // For tests: the spec and the answers on show.
-  root.attnQuiz = { spec, model, get choices() { return choices; } };
+  root.attnQuiz = { spec, model, get choices() { return choices; }, get first() { return first; } };
   return () => model.off("change:values", onModel);
 }
 

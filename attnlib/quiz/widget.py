@@ -3,8 +3,10 @@
 The page module is ``quiz.js`` beside this file, on the page kit (``attnlib.page``: ``kit.js``, the
 bundler and the widget base). Python puts every text the page can show into ``spec``, in the current
 language (the prompts, the lettered options, the feedback for every option as :func:`feedback` words
-it, and the score line for every count), and the page only shows them. The answers picked are the synced
-``values["choices"]``: a click in the page reaches Python, and :meth:`Quiz.answer` moves the page.
+it, and the score line for every count), and the page only shows them. The answers are the synced
+``values``: ``"choices"``, the option on show for each question, and ``"first"``, the first option picked
+for it, which the score counts (a learner may try again until right, reading each explanation, but the
+first try is what they knew). A click in the page reaches Python, and :meth:`Quiz.answer` moves the page.
 
 Every text is shown through ``tr`` (``attnlib.set_language``): the questions of the bank by their
 English text, and the widget's own words (:data:`WORDS`) likewise.
@@ -33,7 +35,7 @@ WORDS = {
     "title": N_("Check your understanding"),
     "numbered_title": N_("Check your understanding · {number:02d}"),
     "try_again": N_("“{option}” is not it: try another option."),
-    "score": N_("{right} of {total} answered right"),
+    "score": N_("{right} of {total} right at the first try"),
 }
 # What the checks of a question say is wanted (attnlib.checks words the rest of the message).
 _WANTED = {
@@ -45,8 +47,10 @@ _WANTED = {
     "questions": N_("a non-empty list of questions"),
     "question_index": N_("a question index"),
     "choices": N_("a list of one choice per question ({n})"),
+    "first": N_("a list of one first choice per question ({n})"),
 }
 LETTERS = "abcdefgh"
+_NAMES = {"choices": "choice", "first": "first choice"}  # of the values' lists, in messages
 _KEYS = {"prompt", "options", "answer", "explain"}
 
 
@@ -144,8 +148,8 @@ class Quiz(PageWidget):
     spec : dict
         Every text the page shows, in the language current when the quiz was made.
     values : dict
-        ``{"choices": [...]}``: the option picked for each question (``None``: not answered yet),
-        synced with the page both ways.
+        ``{"choices": [...], "first": [...]}``: the option on show for each question and the first one
+        picked for it (``None``: not answered yet), synced with the page both ways.
 
     Serves: the quiz at the end of each notebook, not called in the notebooks by name.
     """
@@ -154,7 +158,8 @@ class Quiz(PageWidget):
         check_list(questions, "questions", expected=tr(_WANTED["questions"]))
         self.questions = [Question.from_data(q, i) for i, q in enumerate(questions, start=1)]
         self.title = title or tr(WORDS["title"])
-        super().__init__("quiz", self._spec(), {"choices": [None] * len(self.questions)})
+        blank = [None] * len(self.questions)
+        super().__init__("quiz", self._spec(), {"choices": blank, "first": list(blank)})
 
     def _spec(self) -> dict[str, Any]:
         total = len(self.questions)
@@ -178,30 +183,44 @@ class Quiz(PageWidget):
         # What the page sends (model.set("values", ...)): refused with the reason, as traitlets wants it.
         total = len(self.questions)
         try:
-            choices = check_list(check_keys(proposal["value"], "values", {"choices"})["choices"],
-                                 "values['choices']", counts={total},
-                                 expected=tr(_WANTED["choices"]).format(n=total))
-            return {"choices": [
-                check_index(c, f"{tr(_WANTED['question']).format(number=n)}: choice", len(q.options),
-                            what=_WANTED["option_index"], optional=True)
-                for n, (q, c) in enumerate(zip(self.questions, choices, strict=True), start=1)]}
+            values = check_keys(proposal["value"], "values", {"choices", "first"})
+            picked = {}
+            for key in ("choices", "first"):
+                given = check_list(values[key], f"values['{key}']", counts={total},
+                                   expected=tr(_WANTED[key]).format(n=total))
+                picked[key] = [
+                    check_index(c, f"{tr(_WANTED['question']).format(number=n)}: {_NAMES[key]}",
+                                len(q.options), what=_WANTED["option_index"], optional=True)
+                    for n, (q, c) in enumerate(zip(self.questions, given, strict=True), start=1)]
         except (TypeError, ValueError) as err:
             raise traitlets.TraitError(str(err)) from err
+        # an answer on show was someone's first try, if none is recorded
+        first = [c if f is None else f for c, f in zip(picked["choices"], picked["first"], strict=True)]
+        return {"choices": picked["choices"], "first": first}
 
     @property
     def choices(self) -> list[int | None]:
         """The option picked for each question (``None``: not answered)."""
         return list(self.values["choices"])
 
+    @property
+    def first(self) -> list[int | None]:
+        """The first option picked for each question (``None``: not answered): what the score counts."""
+        return list(self.values["first"])
+
     def answer(self, question: int, choice: int | None) -> tuple[bool, str] | None:
         """Pick option ``choice`` (an index; ``None`` clears) for question ``question`` (0-based), as a
-        click does: the page follows. Returns the feedback now shown, or ``None`` when cleared."""
+        click does: the page follows. The first option picked for a question stays its first try (what
+        the score counts), whatever is picked after it. Returns the feedback now shown, or ``None`` when
+        cleared."""
         question = check_index(question, "question", len(self.questions), what=_WANTED["question_index"])
         choice = check_index(choice, "choice", len(self.questions[question].options),
                              what=_WANTED["option_index"], optional=True)
-        choices = self.choices
+        choices, first = self.choices, self.first
         choices[question] = choice
-        self.values = {"choices": choices}
+        if first[question] is None:
+            first[question] = choice
+        self.values = {"choices": choices, "first": first}
         return self.note(question)
 
     def note(self, question: int) -> tuple[bool, str] | None:
@@ -212,12 +231,12 @@ class Quiz(PageWidget):
 
     @property
     def n_right(self) -> int:
-        """How many questions are answered right now."""
-        return sum(c == q.answer for c, q in zip(self.values["choices"], self.questions, strict=True))
+        """How many questions were answered right at the first try."""
+        return sum(f == q.answer for f, q in zip(self.values["first"], self.questions, strict=True))
 
     @property
     def score(self) -> str:
-        """The score line on show now ("N of M answered right")."""
+        """The score line on show now ("N of M right at the first try")."""
         return self.spec["scores"][self.n_right]
 
     # Outside Jupyter -------------------------------------------------------------------------------

@@ -53,13 +53,14 @@ def require_chromium() -> str:
 
 @pytest.fixture(scope="session")
 def site(tmp_path_factory, page_packages) -> Path:
-    """The website of every notebook of the three editions, built once per session (tools/build_site.py)."""
-    from tools import build_site
+    """The website of every notebook of the three editions and its reference pages, built once per session
+    as `make site` builds it (tools/build_site.py)."""
+    from tools import build_site, reference_pages
 
     notebooks = [p for folder in (NOTEBOOKS, NOTEBOOKS / "zh-Hans", NOTEBOOKS / "zh-Hant")
                  for p in sorted(folder.glob("[0-9][0-9]_*.ipynb"))]
     out = tmp_path_factory.mktemp("site")
-    build_site.build(notebooks, out, log=lambda *_: None)
+    build_site.build(notebooks, out, log=lambda *_: None, references=reference_pages.REFERENCES)
     return out
 
 

@@ -6,6 +6,9 @@ position must equal ``attnlib.gpt.forward``'s on the same float16-rounded weight
 precision, its attention weights likewise, and its greedy (and seeded sampled) continuation must be
 the same characters. The weights it unpacks are the float16 numbers themselves, bit for bit. The lab
 page is built by ``mount_html`` from the lab's own state, as the site does, and opened from disk.
+
+And a learner's bad input: an opening the model cannot read is refused beside the box, announced, and
+changes nothing drawn; a pasted line break is the poems' own; more characters follow the end.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import pytest
 from attnlib import gpt
 from attnlib.gpt.text import load_poems
 from attnlib.labs import make_live_gpt_lab
-from attnlib.labs.live_gpt import SEED, Mulberry32, half, models, problem
+from attnlib.labs.live_gpt import SEED, Mulberry32, half, models, note, problem, settle
 from attnlib.page import mount_html
 from tests.browser.lab_checks import WRITE_JS
 
@@ -48,8 +51,48 @@ FORWARD_JS = """async ([model, ids]) => {
 FRAME_JS = """async (values) => {
   const root = document.querySelector('.attn-lab[data-lab="live_gpt"]');
   await root.attnLab.def.compute.loadModel(root.attnLab.spec.data.models[values.model]);
-  return root.attnLab.def.frame(root.attnLab.spec, values).fields;
+  const frame = root.attnLab.def.frame(root.attnLab.spec, values);
+  return { fields: frame.fields, note: frame.note };
 }"""
+
+# The page's twins of live_gpt.py's problem, note and settle, on a list of arguments.
+TWINS_JS = """async ([name, calls]) => {
+  const root = document.querySelector('.attn-lab[data-lab="live_gpt"]');
+  const c = root.attnLab.def.compute, d = root.attnLab.spec.data;
+  await c.loadTables(d);
+  return calls.map((args) => (name === "settle" ? c.settle(...args) : c[name](d, ...args)));
+}"""
+
+# Where the box and a sentence of the lab are (CSS pixels, the viewport's): the element that says `words`
+# (the innermost), or by default the box's description; whether that is the box's description, and announced.
+BOX_JS = """([sel, words]) => {
+  const root = document.querySelector(sel);
+  const box = root.querySelector('input[type=text]');
+  const described = document.getElementById(box.getAttribute('aria-describedby'));
+  const saying = words === null ? described
+    : [...root.querySelectorAll('*')].filter((el) => el.textContent === words).pop();
+  const rect = (el) => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+  return { box: rect(box), message: rect(saying), text: saying.textContent, kind: saying.dataset.kind || null,
+           described: saying === described, live: saying.closest('[aria-live]')?.getAttribute('aria-live') || null,
+           invalid: box.getAttribute('aria-invalid'), value: box.value, viewport: [innerWidth, innerHeight] };
+}"""
+
+# What the picture shows: the characters of the line, whether the heads are on show, the readout, the setting
+# and the step slider's position.
+SHOWN_JS = """(sel) => {
+  const root = document.querySelector(sel);
+  return { line: [...root.querySelectorAll('svg.figure > text')].map((t) => t.textContent).join(''),
+           heads: getComputedStyle(root.querySelector('.live-heads')).display,
+           readout: root.querySelector('.readout').textContent, values: JSON.parse(root.dataset.values),
+           step: root.querySelector('[data-control=step] input').value };
+}"""
+
+
+def gap(a: list[float], b: list[float]) -> float:
+    """The distance between two rectangles [left, top, right, bottom] (0 when they touch or overlap)."""
+    dx = max(0.0, b[0] - a[2], a[0] - b[2])
+    dy = max(0.0, b[1] - a[3], a[1] - b[3])
+    return float(np.hypot(dx, dy))
 
 # Each model's weights as the page unpacked them (float32 arrays holding the float16 values), as base64.
 WEIGHTS_JS = """async (model) => {
@@ -160,20 +203,111 @@ def test_greedy_and_sampled_lines_are_attnlibs(lab_page, poems):
         assert page == written(rounded, config, ids, 16, 0.8)
 
 
-@pytest.mark.parametrize("prompt", ["明月", "樓", "", "abc明", "月" * 64, "月" * 65, "白日依山尽"])
+@pytest.mark.parametrize("prompt", ["明月", "樓", "月" * 64, "白日依山尽", "明月几时有⏎把酒问青天", "春風\r\n明月\n"])
 def test_the_page_reads_out_what_python_does(lab_page, lab, prompt):
     for values in ({"temperature": 0, "n_new": 22, "model": 0, "step": 5},
                    {"temperature": 0.8, "n_new": 10, "model": 1, "step": 10}):
         values = {"prompt": prompt, **values}
-        assert lab_page.evaluate(FRAME_JS, values) == lab.frame(**values)["fields"]
+        frame = lab.frame(**values)
+        assert lab_page.evaluate(FRAME_JS, values) == {"fields": frame["fields"], "note": frame["note"]}
 
 
-def test_unreadable_openings_get_a_sentence(lab, poems):
+def test_the_page_refuses_and_notes_what_python_does(lab_page, poems):
+    """live_gpt.js's problem, note and settle give what their Python twins give."""
     vocab = poems.tokenizer.vocab
-    assert "at least one character" in problem("", vocab, 64, False)
-    assert "“a”, “b”" in problem("ab明", vocab, 64, False)
-    assert "65 characters" in problem("月" * 65, vocab, 64, False)
-    assert problem("樓", vocab, 64, False) is None  # Traditional, read as 楼
+    openings = ["", "ab明", "hello world", "明\u3000月\t", "月" * 64, "月" * 65, "樓", "明月⏎樓台", "明月\r\n",
+                "⏎", "春風明月樓風"]
+    assert lab_page.evaluate(TWINS_JS, ["problem", [[o] for o in openings]]) == [
+        problem(o, vocab, 64, False) for o in openings]
+    assert lab_page.evaluate(TWINS_JS, ["note", [[o] for o in openings]]) == [
+        note(o, vocab, False) for o in openings]
+    cases = [({"n_new": a, "step": s}, changes) for a, s in ((22, 22), (22, 5), (40, 40), (3, 3))
+             for changes in ({"n_new": 40}, {"n_new": 1}, {"step": 2}, {"n_new": 30, "step": 3}, {"model": 1})]
+    assert lab_page.evaluate(TWINS_JS, ["settle", [list(c) for c in cases]]) == [settle(*c) for c in cases]
+
+
+@pytest.mark.parametrize("width", [1400, 390])
+def test_an_opening_it_cannot_read_is_refused_beside_the_box_and_the_line_stays(lab_page, poems, width):
+    """`hello world` and Enter: the sentence appears within 80 px of the box (on a phone too, on screen with
+    the box), announced (aria-live, the box's description, aria-invalid); the last line stays drawn, with its
+    readout, its setting and the step slider where they were (before: a blank picture, the sentence 450 px
+    below, the step slider back at 1)."""
+    lab_page.set_viewport_size({"width": width, "height": 844})
+    before = lab_page.evaluate(SHOWN_JS, SELECTOR)
+    assert before["values"]["step"] == 22 and "明月" in before["line"] and before["heads"] != "none"
+    box = lab_page.locator(f"{SELECTOR} input[type=text]")
+    box.fill("hello world")
+    box.press("Enter")
+    lab_page.wait_for_function("(sel) => document.querySelector(sel + ' input[type=text]')"
+                               ".getAttribute('aria-invalid') === 'true'", arg=SELECTOR, timeout=5000)
+    box.scroll_into_view_if_needed()
+    sentence = problem("hello world", poems.tokenizer.vocab, 64, False)
+    at = lab_page.evaluate(BOX_JS, [SELECTOR, sentence])
+    assert gap(at["box"], at["message"]) <= 80, at
+    assert at["described"] and at["kind"] == "refused" and at["live"] == "polite"
+    assert "“␣”" in sentence  # the space it cannot read, visible
+    width_, height = at["viewport"]
+    assert 0 <= at["message"][1] and at["message"][3] <= height and at["message"][2] <= width_, at
+    assert lab_page.evaluate(SHOWN_JS, SELECTOR) == before
+    assert at["value"] == "hello world"  # kept for the learner to mend
+    box.fill("明月夜")  # readable again: the refusal goes
+    at = lab_page.evaluate(BOX_JS, [SELECTOR, None])
+    assert at["invalid"] == "false" and at["text"] == ""
+
+
+def test_a_pasted_line_break_is_read_as_the_poems_own(lab_page, lab):
+    """A two-line poem pasted into the box (before: its line break became a space, refused as “ ”) shows ⏎
+    and is written on."""
+    lab_page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    lab_page.evaluate("() => navigator.clipboard.writeText('明月几时有\\n把酒问青天')")
+    box = lab_page.locator(f"{SELECTOR} input[type=text]")
+    box.fill("")
+    box.focus()
+    lab_page.keyboard.press("Control+V")
+    assert box.input_value() == "明月几时有⏎把酒问青天"
+    box.press("Enter")
+    lab.set_values(prompt="明月几时有⏎把酒问青天", step=22)
+    expected = lab_page.evaluate("(html) => { const d = document.createElement('div'); d.innerHTML = html; "
+                                 "return d.textContent; }", lab.readout)
+    lab_page.wait_for_function("([sel, want]) => document.querySelector(sel + ' .readout').textContent === want",
+                               arg=[SELECTOR, expected], timeout=15000)
+    at = lab_page.evaluate(BOX_JS, [SELECTOR, None])
+    assert at["invalid"] == "false" and at["text"] == ""
+    assert expected.startswith("step 22 of 22: after “明月几时有⏎把酒问青天")
+    lab.set_values(prompt="明月")
+
+
+def test_a_traditional_opening_is_read_as_simplified_and_the_page_says_so(lab_page, lab):
+    box = lab_page.locator(f"{SELECTOR} input[type=text]")
+    box.fill("明月照高樓")
+    box.press("Enter")
+    lab_page.wait_for_function("(sel) => document.querySelector(sel).dataset.values.includes('高樓')",
+                               arg=SELECTOR, timeout=5000)
+    at = lab_page.evaluate(BOX_JS, [SELECTOR, "Read as Simplified, the script of the model's poems: 樓 → 楼."])
+    assert at["text"] == "Read as Simplified, the script of the model's poems: 樓 → 楼." and at["kind"] == "note"
+    assert at["invalid"] == "false" and gap(at["box"], at["message"]) <= 80
+
+
+def test_more_characters_follow_the_end_unless_the_step_was_moved(lab_page):
+    """Raising "characters" from 22 to 40 at step 22 of 22 shows step 40 of 40 (before: 22 of 40); once the
+    learner has moved the step back, it stays where they put it."""
+    shown = lambda: lab_page.evaluate(SHOWN_JS, SELECTOR)  # noqa: E731
+    characters = lab_page.locator(f'{SELECTOR} [data-control="n_new"] input')
+    step = lab_page.locator(f'{SELECTOR} [data-control="step"] input')
+    characters.focus()
+    lab_page.keyboard.press("End")
+    now = shown()
+    assert (now["values"]["n_new"], now["values"]["step"], now["step"]) == (40, 40, "39")
+    assert now["readout"].startswith("step 40 of 40:")
+    step.focus()
+    for _ in range(3):
+        lab_page.keyboard.press("ArrowLeft")
+    characters.focus()
+    lab_page.keyboard.press("ArrowLeft")
+    lab_page.keyboard.press("ArrowRight")
+    now = shown()
+    assert (now["values"]["n_new"], now["values"]["step"]) == (40, 37)
+    assert now["readout"].startswith("step 37 of 40:")
 
 
 def test_typing_an_opening_writes_a_line(lab_page, lab):

@@ -2,10 +2,11 @@
 
 The site is built once per session with tools/build_site.py from the notebooks under test (the repo's
 ``notebooks/`` with its two Chinese editions, or ``ATTNLIB_NOTEBOOKS``), and every page is opened as a
-file:// page in chromium. On every page of every edition every question of the quiz is answered wrong
-first (each wrong option in turn) and then right, by clicking, and after each click the feedback on show
-and the score are compared with Python: ``attnlib.quiz.feedback`` in that language for that option, and
-the count of questions answered right so far. Every request must stay on disk (file: or data:), and no
+file:// page in chromium. On every page of every edition the questions of the quiz are answered by
+clicking, every other one right at once and the others wrong first (each wrong option in turn) and then
+right, and after each click the feedback on show and the score are compared with Python:
+``attnlib.quiz.feedback`` in that language for that option, and the count of questions answered right at the
+first try (a question answered right only after a wrong try does not count). Every request must stay on disk (file: or data:), and no
 script may throw.
 
 On one page the quiz is used with the keyboard alone: Tab reaches the first question's group, the arrow
@@ -73,7 +74,8 @@ SHOWN_JS = """([root, n]) => {
     return {feedback: box.innerHTML, right: box.classList.contains('right'), wrong: box.classList.contains('wrong'),
             live: box.getAttribute('aria-live'), checked: [...group.querySelectorAll('input[type=radio]')]
                 .findIndex(i => i.checked),
-            score: root.querySelector('.score').textContent, choices: JSON.parse(root.dataset.choices)};
+            score: root.querySelector('.score').textContent, choices: JSON.parse(root.dataset.choices),
+            first: JSON.parse(root.dataset.first)};
 }"""
 AS_PAGE_HTML = "(html) => { const d = document.createElement('div'); d.innerHTML = html; return d.innerHTML; }"
 
@@ -89,11 +91,15 @@ class Expected:
 
 
 def answer_every_question(page, root, expected: Expected, where: str, after_click=None) -> list[str]:
-    """Click every wrong option of each question, then the right one; compare every step with Python."""
+    """Click the right option of every other question at once, and every wrong option of the others before
+    the right one; compare every step with Python, the score counting the first tries only."""
     problems = []
     handle = root.element_handle()
+    at_first = 0  # questions answered right at the first try so far
     for n, q in enumerate(expected.quiz.questions):
-        order = [i for i in range(len(q.options)) if i != q.answer] + [q.answer]
+        wrong = [i for i in range(len(q.options)) if i != q.answer]
+        order = [q.answer] if n % 2 == 0 else [*wrong, q.answer]
+        at_first += n % 2 == 0
         for i in order:
             root.locator(f'fieldset[data-question="{n}"] label.option[data-option="{i}"]').click()
             if after_click:
@@ -106,11 +112,12 @@ def answer_every_question(page, root, expected: Expected, where: str, after_clic
                 problems.append(f"{at}: feedback {shown['feedback']!r}, Python says {want!r}")
             if (shown["right"], shown["wrong"]) != (right, not right):
                 problems.append(f"{at}: marked right={shown['right']} wrong={shown['wrong']}, expected right={right}")
-            score = expected.scores[n + (1 if right else 0)]
+            score = expected.scores[at_first]
             if shown["score"] != score:
                 problems.append(f"{at}: score {shown['score']!r}, expected {score!r}")
-            if shown["checked"] != i or shown["choices"][n] != i:
-                problems.append(f"{at}: option {shown['checked']} checked, choices {shown['choices']}")
+            if shown["checked"] != i or shown["choices"][n] != i or shown["first"][n] != order[0]:
+                problems.append(f"{at}: option {shown['checked']} checked, choices {shown['choices']}, "
+                                f"first tries {shown['first']}")
             if shown["live"] != "polite":
                 problems.append(f"{at}: the feedback is not announced (aria-live {shown['live']!r})")
     return problems
@@ -140,7 +147,7 @@ def test_every_question_answered_wrong_then_right_on_the_site(page, site, langua
     assert letters == [f"{c})" for q in expected.quiz.questions for c in "abcdefgh"[: len(q.options)]]
     problems = answer_every_question(page, root, expected, f"{language}/{notebook.stem}")
     assert not problems, f"{len(problems)} problem(s):\n" + "\n".join(problems[:10])
-    assert root.locator(".score").inner_text() == expected.scores[-1]
+    assert root.locator(".score").inner_text() == expected.scores[(len(expected.quiz.questions) + 1) // 2]
     if language != "en":  # the quiz's own Chinese face, not a fallback
         families = root.evaluate("r => getComputedStyle(r).fontFamily")
         assert "Attn Lab CJK" in families, families
@@ -207,7 +214,7 @@ def test_the_quiz_on_an_offline_slide_answers_and_keeps_the_arrow_keys(browser, 
 
         problems = answer_every_question(page, root, expected, f"{language} deck", after_click=same_slide)
         assert not problems, f"{len(problems)} problem(s):\n" + "\n".join(problems[:10])
-        assert root.locator(".score").inner_text() == expected.scores[-1]
+        assert root.locator(".score").inner_text() == expected.scores[(len(expected.quiz.questions) + 1) // 2]
         # every feedback line showing: the worst case still fits the slide at 1280×720
         inside, fit = on_its_slide(root)
         assert inside, fit

@@ -27,7 +27,7 @@ import pytest
 from tests.browser import font_checks
 from tests.browser.font_checks import face_problems
 from tests.browser.page_checks import PROSE_JS, RAW_TEX, stored_labs, with_labs
-from tools import build_site, offline_pages
+from tools import build_site, offline_pages, reference_pages
 from tools.browser.labs import walk_labs
 from tools.browser.pages import CJK_FONT_LOADED_JS, FONTS_READY_JS, Watch, platform_fonts
 
@@ -274,13 +274,14 @@ def test_every_page_has_the_contents_and_an_outline_of_every_h2_and_lab(site):
     for language, notebooks in LANGUAGE_NOTEBOOKS.items():
         names = [f"{p.stem}.html" for p in notebooks]
         assert len(names) == 10
+        references = [f"{r.name}.html" for r in reference_pages.REFERENCES]  # under their heading, after
         for path in notebooks:
             page = (edition_dir(site, language) / f"{path.stem}.html").read_text(encoding="utf-8")
             # (attributes in any order: nbconvert writes a page's elements with theirs sorted)
             contents = re.search(r'<nav [^>]*class="site-contents".*?</nav>', page, re.S).group(0)
             links = [(re.search(r'href="([^"]+)"', a).group(1), 'aria-current="page"' in a)
                      for a in re.findall(r"<a ([^>]*)>", contents)]
-            assert [href for href, _ in links] == names
+            assert [href for href, _ in links] == [*names, *references]
             assert [href for href, current in links if current] == [f"{path.stem}.html"]
             outline = re.search(r'<nav [^>]*class="site-outline".*?</nav>', page, re.S).group(0)
             targets = [unquote_attr(h) for h in re.findall(r'<a [^>]*href="#([^"]+)"', outline)]

@@ -10,6 +10,10 @@ Every lab fits its slide (1280×800) without scrolling. On two decks (a menu and
 and linked sliders in 06) every control of every lab is moved with the keyboard (the walk of
 tests/browser/test_site.py): the picture and the readout follow, and the arrow keys move the focused
 control, never the slides. Tab never leaves the slide on screen, and on a lab's slide its first stop is the lab.
+The keys of a deck: → alone (and Space) walks every slide in order, the labs' and quizzes' sub-slides included;
+after a click on a quiz's answer ↓ and → turn the slide; a control reached with Tab keeps the keys it uses and no
+others, and Esc gives them back. On every slide of every deck, at 1280×720 and on a phone, reveal's arrows, the
+slide number and the title slide's links cover neither each other nor anything the slide shows.
 The decks are built with the pinned npm packages (the ``page_packages`` fixture of tests/conftest.py).
 """
 
@@ -27,6 +31,7 @@ from tests.browser.page_checks import PROSE_JS, RAW_TEX, stored_labs, with_labs
 from tools import build_slides, slide_fit
 from tools.browser.labs import walk_labs
 from tools.browser.pages import CJK_FONT_LOADED_JS, FONTS_READY_JS, on_its_slide, show_slide_of
+from tools.offline_pages import WIDGET_VIEW
 
 ROOT = Path(__file__).resolve().parents[2]
 bare_browser, bare_page = font_checks.bare_browser, font_checks.bare_page  # fixtures: no system CJK font
@@ -94,8 +99,8 @@ def test_deck_works_offline(page, decks, notebook):
     assert page.locator(".attn-lab").count() == stored_labs(notebook), "a lab is missing from the deck"
     assert page.locator(".offline-widget").count() == 0, "a widget shows a note instead of itself"
 
-    page.keyboard.press("ArrowRight")  # reveal responds to the keyboard
-    page.wait_for_function("() => Reveal.getIndices().h === 1")
+    page.keyboard.press("ArrowRight")  # reveal responds to the keyboard: the next slide, below or beside
+    page.wait_for_function("() => { const at = Reveal.getIndices(); return at.h + at.v === 1; }")
 
     assert requests, "no request was recorded at all"
     off_disk = [url for url in requests if not url.startswith(("file://", "data:"))]
@@ -347,3 +352,173 @@ def test_the_index_of_the_decks_draws_its_chinese_with_a_face_of_its_script(page
     marked, problems = face_problems(page, language, bundled_only=False)
     assert marked >= 2
     assert not problems, "\n".join(problems[:5])
+
+
+# ---- the keys of a deck -----------------------------------------------------------------------------------
+
+# Every slide of the deck in reveal's order, the ones that hold a lab or a quiz marked.
+SLIDES_JS = """() => Reveal.getSlides().map((s) => {
+    const at = Reveal.getIndices(s);
+    return [at.h, at.v, s.querySelector('.attn-lab') ? 'lab' : s.querySelector('.attn-quiz') ? 'quiz' : ''];
+})"""
+HERE_JS = "() => { const at = Reveal.getIndices(); return [at.h, at.v]; }"
+
+
+def walk_with(page, key: str) -> list[list[int]]:
+    """Press ``key`` from the first slide until the deck stops moving; every slide shown, in order."""
+    page.evaluate("() => Reveal.configure({transition: 'none', backgroundTransition: 'none'})")
+    seen = [page.evaluate(HERE_JS)]
+    for _ in range(400):
+        before = page.evaluate("() => [Reveal.getIndices(), Reveal.isLastSlide(), Reveal.availableFragments().next]")
+        if before[1] and not before[2]:
+            break
+        page.keyboard.press(key)
+        page.wait_for_function("(b) => JSON.stringify(Reveal.getIndices()) !== JSON.stringify(b)", arg=before[0])
+        if page.evaluate(HERE_JS) != seen[-1]:
+            seen.append(page.evaluate(HERE_JS))
+    return seen
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.stem)
+def test_the_right_arrow_alone_walks_every_slide_in_order_labs_and_quizzes_included(page, decks, notebook):
+    """Labs and quizzes are sub-slides, which → skipped (02: 3 → 5, the quiz on 16 never shown): now → walks
+    every slide of the deck in order, as a clicker does."""
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(decks[notebook.stem].as_uri())
+    page.wait_for_function("() => window.Reveal && Reveal.isReady()", timeout=15_000)
+    slides = page.evaluate(SLIDES_JS)
+    seen = walk_with(page, "ArrowRight")
+    assert seen == [[h, v] for h, v, _ in slides], f"→ showed {seen}"
+    live = [(h, v, kind) for h, v, kind in slides if kind]
+    if notebook_has(notebook, WIDGET_VIEW):
+        assert live, f"{notebook.stem} stores a lab or a quiz but its deck shows none"
+    assert not errors, errors[:3]
+
+
+def test_space_walks_the_same_slides_and_the_index_lists_the_keys(page, decks):
+    deck = decks["02_softmax"]
+    page.goto(deck.as_uri())
+    page.wait_for_function("() => window.Reveal && Reveal.isReady()", timeout=15_000)
+    slides = page.evaluate(SLIDES_JS)
+    assert [kind for *_, kind in slides].count("quiz") == 1 and "lab" in [kind for *_, kind in slides]
+    assert walk_with(page, " ") == [[h, v] for h, v, _ in slides]
+    page.goto((deck.parent / "index.html").as_uri())
+    keys = page.locator(".deck-keys th").all_inner_texts()
+    assert keys[:2] == ["→ ↓ Space", "← ↑"] and "Esc" in keys and "Tab" in keys, keys
+    assert page.locator("body.site-index ol.contents a.title").count() == len(decks)
+
+
+def quiz_slide(page, deck: Path):
+    page.goto(deck.as_uri())
+    page.wait_for_function("() => window.Reveal && Reveal.isReady()", timeout=15_000)
+    page.evaluate("() => Reveal.configure({transition: 'none', backgroundTransition: 'none'})")
+    root = page.locator(".reveal .attn-quiz")
+    return root, show_slide_of(page, root)
+
+
+def moves(page, key: str, at: dict) -> bool:
+    """Whether ``key`` turns the deck away from the slide ``at`` (two animation frames after it)."""
+    page.keyboard.press(key)
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    now = page.evaluate("() => Reveal.getIndices()")
+    return (now["h"], now["v"]) != (at["h"], at["v"])
+
+
+FOCUS_KIND_JS = """() => { const a = document.activeElement;
+    return a ? (a.matches('input, select, button') ? a.type || a.tagName : a.className) : null; }"""
+
+
+def test_after_answering_a_quiz_the_keys_move_the_deck_and_esc_gives_a_controls_keys_back(page, decks):
+    """After a click on an answer, ↓ and → turn the slide (they changed the answer); a control reached with
+    Tab keeps the arrows it uses, and Esc gives them back to the deck (it did nothing)."""
+    root, at = quiz_slide(page, decks["02_softmax"])
+    key = "ArrowDown" if not page.evaluate("() => Reveal.isLastSlide()") else "ArrowUp"
+    root.locator('fieldset[data-question="0"] label.option[data-option="1"]').click()
+    assert json.loads(root.get_attribute("data-choices"))[0] == 1
+    assert moves(page, key, at), f"{key} after a click on an answer did not move the deck"
+    assert json.loads(root.get_attribute("data-choices"))[0] == 1, f"{key} changed the answer"
+
+    for key in ("ArrowDown", "ArrowRight"):
+        root, at = quiz_slide(page, decks["02_softmax"])
+        page.keyboard.press("Tab")  # the first stop on the quiz's slide: its first question
+        assert page.evaluate(FOCUS_KIND_JS) == "radio"
+        before = json.loads(root.get_attribute("data-choices"))[0]
+        assert not moves(page, key, at), f"{key} on an answer reached with Tab moved the deck"
+        assert json.loads(root.get_attribute("data-choices"))[0] != before, f"{key} did not choose"
+        assert not moves(page, "Escape", at) and not page.evaluate("() => Reveal.isOverview()")
+        assert page.evaluate(FOCUS_KIND_JS) == "attn-quiz", "Esc left the focus on the control"
+        if page.evaluate("() => Reveal.isLastSlide()"):
+            key = "ArrowUp" if key == "ArrowDown" else "ArrowLeft"
+        assert moves(page, key, at), f"{key} after Esc did not move the deck"
+
+
+def test_a_sliders_keys_are_its_own_and_the_rest_belong_to_the_deck(page, decks):
+    """A slider in focus keeps ← → (they move it) but not Space, which turns the slide; after Esc, → does too."""
+    page.goto(decks["02_softmax"].as_uri())
+    page.wait_for_function("() => window.Reveal && Reveal.isReady()", timeout=15_000)
+    page.evaluate("() => Reveal.configure({transition: 'none', backgroundTransition: 'none'})")
+    lab = page.locator(".reveal .attn-lab").first
+    at = show_slide_of(page, lab)
+    slider = lab.locator("input[type=range]").first
+    slider.focus()
+    value = slider.input_value()
+    key = "ArrowRight" if value != slider.get_attribute("max") else "ArrowLeft"
+    assert not moves(page, key, at) and slider.input_value() != value
+    assert moves(page, " ", at), "Space on a slider did not turn the slide"
+    at = show_slide_of(page, lab)
+    slider.focus()
+    assert not moves(page, "Escape", at) and page.evaluate(FOCUS_KIND_JS) == "attn-lab"
+    assert moves(page, "ArrowRight", at)
+
+
+# What the deck draws over every slide (the arrows, the slide number, the links of the title slide) and, for
+# each of those, whatever it covers: another of them, or a text, formula or control of the slide.
+OVERLAP_JS = """() => {
+  Reveal.configure({transition: 'none', backgroundTransition: 'none'});
+  const hit = (a, b) => a.width > 0 && a.height > 0 && b.width > 0 && b.height > 0
+    && a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  const found = [];
+  for (const slide of Reveal.getSlides()) {
+    const at = Reveal.getIndices(slide);
+    Reveal.slide(at.h, at.v);
+    const chrome = [...document.querySelectorAll('.reveal .controls button, .reveal .slide-number, .deck-links')]
+      .filter((el) => el.getClientRects().length && getComputedStyle(el).visibility !== 'hidden')
+      .map((el) => [el.className.split(' ')[0], el.getBoundingClientRect()]);
+    chrome.forEach(([a, ra], i) => chrome.slice(i + 1).forEach(([b, rb]) => {
+      if (hit(ra, rb)) found.push(`${at.h}/${at.v}: ${a} over ${b}`);
+    }));
+    const walk = document.createTreeWalker(slide, NodeFilter.SHOW_TEXT);
+    for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+      if (!node.data.trim() || node.parentElement.closest('aside.notes, script, style')) continue;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      for (const [name, r] of chrome) {
+        if ([...range.getClientRects()].some((t) => hit(t, r))) found.push(`${at.h}/${at.v}: ${name} over "${node.data.trim().slice(0, 30)}"`);
+      }
+    }
+    for (const el of slide.querySelectorAll('mjx-container, input, select, button, .readout, .score')) {
+      for (const [name, r] of chrome) if (hit(el.getBoundingClientRect(), r)) found.push(`${at.h}/${at.v}: ${name} over ${el.tagName}`);
+    }
+  }
+  return [...new Set(found)];
+}"""
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (390, 844)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_arrows_stand_clear_of_the_slide_number_and_of_every_slides_text(browser, decks, size):
+    """reveal drew its arrows over the slide number (and over a lab's readout); on every slide of every deck,
+    on a projector's 1280×720 and on a phone, the arrows, the number and the title slide's links cover
+    neither each other nor a text, formula, control or readout of the slide."""
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    page = context.new_page()
+    try:
+        problems = []
+        for name, deck in decks.items():
+            page.goto(deck.as_uri())
+            page.wait_for_function("() => window.Reveal && Reveal.isReady()", timeout=15_000)
+            page.evaluate(FONTS_READY_JS)
+            problems += [f"{name} {p}" for p in page.evaluate(OVERLAP_JS)]
+        assert not problems, f"{len(problems)} overlap(s):\n" + "\n".join(problems[:12])
+    finally:
+        context.close()

@@ -16,6 +16,9 @@ EDITIONS = LANGUAGES[1:]
 DERIVED = {"zh-Hant": "zh-Hans"}
 # Editions a translator writes: each has its own catalogues, notebooks/translations/<language>/.
 TRANSLATED = tuple(language for language in EDITIONS if language not in DERIVED)
+# The pages of docs/ written in every edition: docs/<name>.<language>.md, built from the translator's
+# notebooks/translations/<name>.<language>.md (the site shows each as a page: tools/reference_pages.py).
+DOCUMENTS = ("lecturers_guide", "sources")
 
 
 def written_from(language: str) -> str:
@@ -62,7 +65,11 @@ class Paths:
 
     def guide(self, language: str) -> Path:
         """The source of the lecturer's guide a translator writes in `language`."""
-        return self.catalogues / f"lecturers_guide.{language}.md"
+        return self.document("lecturers_guide", language)
+
+    def document(self, name: str, language: str) -> Path:
+        """The source of the page of docs/ `name` (one of DOCUMENTS) a translator writes in `language`."""
+        return self.catalogues / f"{name}.{language}.md"
 
     def edition(self, path: Path, language: str) -> Path:
         """The notebook of `language` built from the English notebook `path`."""

@@ -1,11 +1,11 @@
 """Building the editions: for each English notebook, ``notebooks/<language>/<same name>`` with the same
 cells in the same order, the same ids and the same program, for every language of config.EDITIONS.
 
-Only the Markdown (the prose catalogue's entries), the navigation cell, one line in the setup cell
-(``attnlib.set_language("<language>")``) and the comments and shown strings of code cells (the code
-catalogue) differ. Relative links and images that are not sibling notebooks get ``../`` so they work from
-the subfolder. Stored outputs of a code cell whose code did not change are kept; ``execute`` runs each
-edition in a kernel to bring them up to date.
+Only the Markdown and the figures' alternative texts (the prose catalogue's entries), the navigation
+cell, one line in the setup cell (``attnlib.set_language("<language>")``) and the comments and shown
+strings of code cells (the code catalogue) differ. Relative links and images that are not sibling
+notebooks get ``../`` so they work from the subfolder. Stored outputs of a code cell whose code did not
+change are kept; ``execute`` runs each edition in a kernel to bring them up to date.
 """
 
 from __future__ import annotations
@@ -25,13 +25,15 @@ from .. import make_navigation
 from . import hant
 from .code_catalogue import read_code_catalogue, translate_code
 from .config import EDITIONS, REPO, Paths, written_from
-from .derive import Overrides, edition_text
+from .derive import Overrides, edition_string, edition_text
 from .outputs import write_outputs
 from .prose import (
+    ALT,
     TOC_START,
     Entry,
     english_hash,
     english_notebooks,
+    figure_alts,
     notebook,
     read_catalogue,
     translatable,
@@ -93,6 +95,19 @@ def translated_cells(english, entries: dict[str, Entry], language: str, override
     return out
 
 
+def translated_alts(english, entries: dict[str, Entry], language: str, overrides) -> dict[str, list[str]]:
+    """Code cell id → the alternative texts of its figures in `language` (English where the catalogue has
+    no entry, or not one line per figure)."""
+    out = {}
+    for cell in english.cells:
+        alts = figure_alts(cell)
+        entry = entries.get(cell.id)
+        if not alts or entry is None or entry.kind != ALT or len(entry.text.splitlines()) != len(alts):
+            continue
+        out[cell.id] = [edition_string(line, language, overrides) for line in entry.text.splitlines()]
+    return out
+
+
 def build_edition(
     path: Path,
     language: str,
@@ -109,7 +124,9 @@ def build_edition(
     """
     english = nbformat.read(path, as_version=4)
     source = written_from(language)
-    texts = translated_cells(english, read_catalogue(paths.catalogue(path, source)), language, overrides)
+    entries = read_catalogue(paths.catalogue(path, source))
+    texts = translated_cells(english, entries, language, overrides)
+    alts = translated_alts(english, entries, language, overrides)
     try:
         code_entries = read_code_catalogue(paths.code_catalogue(path, source))
     except ValueError:
@@ -123,6 +140,8 @@ def build_edition(
         if cell.id in texts:
             cell.source = texts[cell.id]
         elif cell.cell_type == "code":
+            if cell.id in alts:
+                cell.metadata[ALT] = alts[cell.id]
             if cell.id in code_entries and code_entries[cell.id].en_hash == english_hash(cell.source):
                 cell.source = translate_code(cell.source, code_entries[cell.id].pairs, language, overrides)
             if setup is not None and cell.id == setup.id:

@@ -1,8 +1,9 @@
 """The generated files outside the notebooks: attnlib's catalogues of each derived edition
 (``attnlib/locale/zh-Hant/*.json`` from ``attnlib/locale/zh-Hans/*.json``, ``publishing.json`` included: the
-words the site, the slides and the navigation cells write around the notebooks), and the lecturer's guide
-in each language, ``docs/lecturers_guide.<language>.md``, from the one a translator writes,
-``notebooks/translations/lecturers_guide.<language>.md`` (in 简体 with the {行}/{列} markup; 繁體 from it).
+words the site, the slides and the navigation cells write around the notebooks), and the pages of docs/
+in each language (config.DOCUMENTS: the lecturer's guide, the sources), ``docs/<name>.<language>.md``, from
+the one a translator writes, ``notebooks/translations/<name>.<language>.md`` (in 简体 with the {行}/{列}
+markup; 繁體 from it).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import json
 from pathlib import Path
 
 from . import hant
-from .config import DERIVED, REPO, TRANSLATED, Paths
+from .config import DERIVED, DOCUMENTS, REPO, TRANSLATED, Paths
 from .derive import Overrides, edition_string, edition_text
 
 # What a derived edition's guide changes after the conversion: 繁體's points to the 繁體 edition.
@@ -29,14 +30,17 @@ def derived_catalogue(mapping: dict[str, str], language: str, overrides: Overrid
 
 
 def guide_texts(
-    source: str, language: str, overrides: Overrides = None, paths: Paths = REPO
+    source: str, language: str, overrides: Overrides = None, paths: Paths = REPO,
+    name: str = "lecturers_guide",
 ) -> dict[Path, str]:
-    """The lecturer's guide written in `language` (`source`, with the {行}/{列} markup) as each edition
-    written from it reads it: docs/lecturers_guide.<edition>.md → its text."""
-    out = {paths.docs / f"lecturers_guide.{language}.md": edition_text(source, language)}
+    """The page of docs/ `name` written in `language` (`source`, with the {行}/{列} markup) as each edition
+    written from it reads it: docs/<name>.<edition>.md → its text (the lecturer's guide of a derived edition
+    pointing to that edition: GUIDE_LINKS)."""
+    out = {paths.docs / f"{name}.{language}.md": edition_text(source, language)}
     for derived in (d for d, origin in DERIVED.items() if origin == language):
         text = edition_text(source, derived, overrides)
-        out[paths.docs / f"lecturers_guide.{derived}.md"] = GUIDE_LINKS.get(derived, str)(text)
+        links = GUIDE_LINKS.get(derived, str) if name == "lecturers_guide" else str
+        out[paths.docs / f"{name}.{derived}.md"] = links(text)
     return out
 
 
@@ -50,11 +54,12 @@ def generated_outputs(paths: Paths = REPO) -> dict[Path, tuple[str, Path]]:
             text = dump_json(derived_catalogue(mapping, language, overrides))
             out[paths.locale / language / path.name] = (text, path)
     for language in TRANSLATED:
-        guide = paths.guide(language)
-        if guide.exists():
-            source = guide.read_text(encoding="utf-8")
-            for target, text in guide_texts(source, language, overrides, paths).items():
-                out[target] = (text, guide)
+        for name in DOCUMENTS:
+            document = paths.document(name, language)
+            if document.exists():
+                source = document.read_text(encoding="utf-8")
+                for target, text in guide_texts(source, language, overrides, paths, name).items():
+                    out[target] = (text, document)
     return out
 
 

@@ -11,14 +11,16 @@ from .code_catalogue import CodeEntry, format_code_catalogue, parse_code, read_c
 from .code_check import code_candidates, names_used
 from .config import REPO, TRANSLATED, Paths
 from .prose import (
+    ALT,
     Entry,
+    catalogued,
     cell_hash,
     english_hash,
+    english_text,
+    entry_kind,
     format_catalogue,
     notebook,
     read_catalogue,
-    translatable,
-    without_toc,
 )
 
 
@@ -32,13 +34,16 @@ def check_language(language: str) -> None:
 
 
 def skeleton(language: str, number: str, paths: Paths = REPO) -> Path:
-    """Add an entry holding the English text for every cell of notebook `number` its catalogue lacks."""
+    """Add an entry holding the English text for every cell of notebook `number` its catalogue lacks
+    (a Markdown cell's text, or the alternative texts of a code cell's figures)."""
     check_language(language)
     path = notebook(number, paths)
     nb = nbformat.read(path, as_version=4)
     out = paths.catalogue(path, language)
     known = read_catalogue(out)
-    entries = [known.get(c.id) or Entry(c.id, cell_hash(c), without_toc(c.source)) for c in translatable(nb)]
+    entries = [
+        known.get(c.id) or Entry(c.id, cell_hash(c), english_text(c), entry_kind(c)) for c in catalogued(nb)
+    ]
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(format_catalogue(entries), encoding="utf-8")
     return out
@@ -66,7 +71,8 @@ def code_skeleton(language: str, number: str, paths: Paths = REPO) -> Path:
 
 def stamp(language: str, number: str, cell_ids: list[str], paths: Paths = REPO) -> Path:
     """Mark the entries `cell_ids` of notebook `number` as translating today's English text: entries of
-    the code catalogue if every id names a code cell, else of the prose catalogue."""
+    the code catalogue if every id names a code cell, else of the prose catalogue, where ``alt:<id>``
+    names the entry of the figure texts of code cell <id>."""
     check_language(language)
     path = notebook(number, paths)
     nb = nbformat.read(path, as_version=4)
@@ -84,16 +90,18 @@ def stamp(language: str, number: str, cell_ids: list[str], paths: Paths = REPO) 
             text = text.replace(old, f"<!-- code {cell_id} · en {english_hash(code[cell_id].source)} -->", 1)
         out.write_text(text, encoding="utf-8")
         return out
-    cells = {c.id: c for c in translatable(nb)}
+    cells = {(entry_kind(c), c.id): c for c in catalogued(nb)}
     out = paths.catalogue(path, language)
     text = out.read_text(encoding="utf-8")
     entries = read_catalogue(out)
-    for cell_id in cell_ids:
-        if cell_id not in cells:
-            raise ValueError(f"{path.name} has no Markdown cell with id {cell_id!r}")
+    for name in cell_ids:
+        kind, _, cell_id = name.rpartition(":") if name.startswith(f"{ALT}:") else ("cell", "", name)
+        if (kind, cell_id) not in cells:
+            what = "Markdown cell" if kind == "cell" else "code cell with figure texts"
+            raise ValueError(f"{path.name} has no {what} with id {cell_id!r}")
         if cell_id not in entries:
             raise ValueError(f"{paths.name(out)} has no entry for cell {cell_id}: run skeleton first")
-        old = f"<!-- cell {cell_id} · en {entries[cell_id].en_hash} -->"
-        text = text.replace(old, f"<!-- cell {cell_id} · en {cell_hash(cells[cell_id])} -->", 1)
+        old = f"<!-- {kind} {cell_id} · en {entries[cell_id].en_hash} -->"
+        text = text.replace(old, f"<!-- {kind} {cell_id} · en {cell_hash(cells[kind, cell_id])} -->", 1)
     out.write_text(text, encoding="utf-8")
     return out
