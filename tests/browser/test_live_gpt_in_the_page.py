@@ -233,8 +233,8 @@ def test_an_opening_it_cannot_read_is_refused_beside_the_box_and_the_line_stays(
     readout, its setting and the step slider where they were (before: a blank picture, the sentence 450 px
     below, the step slider back at 1)."""
     lab_page.set_viewport_size({"width": width, "height": 844})
-    before = lab_page.evaluate(SHOWN_JS, SELECTOR)
-    assert before["values"]["step"] == 22 and "明月" in before["line"] and before["heads"] != "none"
+    before = lab_page.evaluate(SHOWN_JS, SELECTOR)  # whatever line the tests before this one left drawn
+    assert before["line"] and before["heads"] != "none"
     box = lab_page.locator(f"{SELECTOR} input[type=text]")
     box.fill("hello world")
     box.press("Enter")
