@@ -57,10 +57,17 @@ _ARM = """
 """
 
 
+# What a press moves: a lab's first slider, or its first menu where it has none (07's lab).
+CONTROL = "input[type=range], select"
+
+
 def time_presses(page, root, handle, presses: int) -> list[float]:
     times = []
-    at_top = handle.evaluate("h => h.type === 'range' && h.value === h.max")
-    keys = ("ArrowLeft", "ArrowRight") if at_top else ("ArrowRight", "ArrowLeft")
+    at_top = handle.evaluate("h => h.type === 'range' ? h.value === h.max"
+                             " : h.tagName === 'SELECT' && h.selectedIndex === h.options.length - 1")
+    forward, back = ("ArrowDown", "ArrowUp") if handle.evaluate("h => h.tagName") == "SELECT" else (
+        "ArrowRight", "ArrowLeft")
+    keys = (back, forward) if at_top else (forward, back)
     for k in range(presses + 2):
         handle.focus()
         root.evaluate(_ARM)
@@ -109,7 +116,7 @@ def static_pages(browser, presses: int, folder: Path, cpu: float = 1) -> list[tu
             page.goto(path.as_uri())
             cdp.send("Emulation.setCPUThrottlingRate", {"rate": cpu})
             root = page.locator(".attn-lab")
-            handle = root.locator("input[type=range]").first
+            handle = root.locator(CONTROL).first
             before = spent(cdp)
             median, p95 = stats(time_presses(page, root, handle, presses))
             after = spent(cdp)  # warm-up presses included; script includes the timer's own
@@ -164,7 +171,7 @@ def live_jupyterlab(browser, presses: int, folder: Path) -> list[tuple[str, floa
                    ("kernel PNG swap, no drawing", page.locator(".bench-swap"))]
         for label, target in targets:
             target.scroll_into_view_if_needed()
-            handle = target.locator("input[type=range], .widget-slider .noUi-handle").first
+            handle = target.locator(f"{CONTROL}, .widget-slider .noUi-handle").first
             median, p95 = stats(time_presses(page, target, handle, presses))
             rows.append((label, median, p95))
         page.close()
