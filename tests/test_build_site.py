@@ -365,13 +365,14 @@ def test_the_outline_lists_every_h2_and_h3_and_every_lab_in_page_order(sectioned
     page = (sectioned_site / "01_inner.html").read_text(encoding="utf-8")
     outline = links(element(page, r'<nav [^>]*class="site-outline".*?</nav>'))
     main = page[page.index("<main"):]
-    headings = re.findall(r'<h[23] id="([^"]+)"', main)
+    *headings, scratch = re.findall(r'<h[23] id="([^"]+)"', main)
     labs = re.findall(r'class="attn-lab-mount" id="(lab-\d+)"', main)
-    assert len(headings) == 3 and labs == ["lab-1"]
-    assert [href[1:] for href, _, _ in outline] == [*headings, "lab-1"]  # the lab is in the last section
+    assert len(headings) == 3 and labs == ["lab-1"] and scratch == "Scratch-cell"  # every page ends with one
+    assert [href[1:] for href, _, _ in outline] == [*headings, "lab-1", scratch]  # the lab: in the last section
     assert [text for _, text, _ in outline] == [
         "1. Scores and √d_k", "A closer look", "2. The lab",
-        "Lab: " + ", ".join(c["description"] for c in lab.spec["controls"][:2])]  # what its controls set
+        "Lab: " + ", ".join(c["description"] for c in lab.spec["controls"][:2]),  # what its controls set
+        "Scratch cell"]
     assert 'data-lab=""' in outline_link(page, "#lab-1")
     hans = (sectioned_site / "zh-Hans" / "01_inner.html").read_text(encoding="utf-8")
     assert "本页内容" in hans and "本系列" in hans and "跳到正文" in hans
@@ -516,7 +517,8 @@ def test_the_tagged_cells_and_only_they_are_one_labelled_block(going_further_sit
     assert page.count('class="going-further"') == 1 and page.count("<!-- /going-further -->") == 1
     part = element(page, r'<section\b[^>]*class="going-further".*?</section><!-- /going-further -->')
     assert re.findall(r'id="cell-id=([^"]+)"', part) == ["gf-part", "gf-code"]
-    assert re.findall(r'id="cell-id=([^"]+)"', page) == ["gf-title", "gf-main", "gf-part", "gf-code", "gf-recap"]
+    assert re.findall(r'id="cell-id=([^"]+)"', page) == ["gf-title", "gf-main", "gf-part", "gf-code", "gf-recap",
+                                                        "scratch-heading", "scratch-cell"]  # (every page's last)
     words = build_site.WORDS[language]
     label = element(part, r'<p class="going-further-label">.*?</p>')
     assert part.index(label) < part.index("gf-part")  # the label heads the block
@@ -525,7 +527,8 @@ def test_the_tagged_cells_and_only_they_are_one_labelled_block(going_further_sit
     outline = element(page, r'<nav [^>]*class="site-outline".*?</nav>')
     marked = re.findall(r'<li class="([^"]*)"><a href="#([^"]*)"', outline)
     assert [(anchor, "going-further" in classes.split()) for classes, anchor in marked] == [
-        ("6.-The-main-line", False), ("Going-further:-a-detour", True), ("Recap", False)]
+        ("6.-The-main-line", False), ("Going-further:-a-detour", True), ("Recap", False),
+        (re.search(r'<h2 id="([^"]+)"', page[page.index('id="cell-id=scratch-heading"'):]).group(1), False)]
 
 
 def test_the_label_speaks_each_language():

@@ -364,7 +364,7 @@ def test_the_registry_names_every_lab_page_module_and_nothing_else():
     """A lab's name is its page module's; every lab module of ``attnlib.page.MODULES`` is in the registry,
     and each module file is there."""
     assert set(LABS) == {name for name, module in page.MODULES.items() if module.kind == "lab"}
-    assert all(module.kind in ("lab", "quiz") and module.path.is_file() for module in page.MODULES.values())
+    assert all(module.kind in page.modules.KINDS and module.path.is_file() for module in page.MODULES.values())
     assert NAMES == [name for name in LABS if name != "live_gpt"]  # its page runs the model: no frames to look up
     with pytest.raises(ValueError, match="name must be one of dot_product, "):
         labs.registry.build("nowhere")
@@ -383,7 +383,7 @@ def test_the_page_package_stands_alone():
 def test_a_page_module_is_mounted_by_its_kind_and_only_a_listed_one():
     state = {"spec": {"name": "quiz"}, "values": {}}
     assert page.mount_html("quiz", state, "quiz-1").startswith('<div class="attn-quiz-mount" id="quiz-1">')
-    with pytest.raises(ValueError, match="name must be one of .*quiz; got 'kit'"):
+    with pytest.raises(ValueError, match="name must be one of .*quiz, practice; got 'kit'"):
         page.mount_html("kit", state, "x")
     with pytest.raises(ValueError, match="element_id must be an HTML id"):
         page.mount_html("quiz", state, 'x" onload="')

@@ -10,13 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from tools import build_site, build_slides, build_tang_poems, make_cjk_font, npm
+from tools import build_site, build_slides, build_tang_poems, make_cjk_font, npm, page_python
 
 ROOT = Path(__file__).resolve().parents[1]
 
 pytestmark = pytest.mark.repo
 
-PAGES = {p.name for p in (*build_site.PACKAGES, *build_slides.PACKAGES)}  # what the built pages carry
+# what the built pages carry or are built with (the page's Python and its editor among them)
+PAGES = {p.name for p in (*build_site.PACKAGES, *build_slides.PACKAGES)} | set(page_python.NPM_PACKAGES)
 DATA = {make_cjk_font.NPM_PACKAGE, make_cjk_font.TC_PACKAGE, build_tang_poems.PACKAGE}  # sources of committed data
 
 

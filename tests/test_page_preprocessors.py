@@ -24,7 +24,8 @@ def kinds(steps) -> list[type]:
 def test_both_builders_start_with_the_one_shared_preparation_and_add_their_own_steps():
     site, deck = build_site.site_steps(), build_slides.deck_steps()
     assert kinds(site[:6]) == kinds(deck[:6]) == kinds(offline_pages.preparation(".html")) == SHARED
-    assert kinds(site[6:]) == [build_site.LectureNotes, build_site.GoingFurtherBlocks, reference_pages.DocumentLinks]
+    assert kinds(site[6:]) == [build_site.PracticeCards, build_site.LectureNotes, build_site.GoingFurtherBlocks,
+                               reference_pages.DocumentLinks]
     assert kinds(deck[6:]) == [build_slides.LiveSlides, build_slides.GoingFurtherLabels, build_slides.FitCells]
     assert (site[4].suffix, deck[4].suffix) == (".html", ".slides.html")
     assert (site[1].compact, deck[1].compact) == (False, True)  # a slide's exercise card is compact
@@ -32,8 +33,8 @@ def test_both_builders_start_with_the_one_shared_preparation_and_add_their_own_s
 
 def test_the_exporters_run_the_steps_enabled_and_the_site_extracts_its_figures():
     exporter = build_site.make_exporter()
-    ours = (*SHARED, build_site.LectureNotes, build_site.GoingFurtherBlocks, reference_pages.DocumentLinks,
-            ExtractOutputPreprocessor)
+    ours = (*SHARED, build_site.PracticeCards, build_site.LectureNotes, build_site.GoingFurtherBlocks,
+            reference_pages.DocumentLinks, ExtractOutputPreprocessor)
     enabled = [p for p in exporter._preprocessors if p.enabled and isinstance(p, ours)]
     assert kinds(enabled) == [*kinds(build_site.site_steps()), ExtractOutputPreprocessor]
     assert enabled[-1].extract_output_types == {"image/png"}

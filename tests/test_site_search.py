@@ -61,8 +61,8 @@ RUNNER = r"""
 const vm = require("node:vm");
 const fs = require("node:fs");
 const quiet = { matches: true, addEventListener() {} };
-const window = { matchMedia: () => quiet, location: { search: "" } };
-const context = vm.createContext({ window, document: { querySelectorAll: () => [], addEventListener() {} } });
+const window = { matchMedia: () => quiet, location: { search: "" }, addEventListener() {} };
+const context = vm.createContext({ window, document: { querySelectorAll: () => [], querySelector: () => null, addEventListener() {} } });
 vm.runInContext(fs.readFileSync(process.argv[2], "utf8"), context);
 const { fold, terms } = window.attnSiteTerms;
 const texts = JSON.parse(fs.readFileSync(0, "utf8"));

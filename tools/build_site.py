@@ -8,10 +8,17 @@ editions (`notebooks/zh-Hans/`, `notebooks/zh-Hant/`) get the same pages in `<ou
 `<out>/zh-Hant/`, and the bar of every page switches to the same page in another language.
 
 - Every lab works in the page: it is drawn from the state the notebook stored, by the same ES module as in
-  JupyterLab (`offline_pages.static_outputs`, shared with the offline slides), and so is every quiz;
-  an exercise reads as a task (`exercise_pages`), and its worked answer is folded away below it.
+  JupyterLab (`offline_pages.static_outputs`, shared with the offline slides), and so is every quiz.
+- Every exercise is an editor card (`exercise_pages.practice_cards`, attnlib/page/practice.js): the learner
+  writes the code in the page and Check runs it, with the notebook's checker, in the page's own Python (a
+  Web Worker running Pyodide, from `<out>/py/`, written by `page_python`); its task card is folded under
+  it and its worked answer folded away below. A scratch cell ends every notebook's page.
 - Every page has the contents of the series and an outline of its own sections beside it, and a search
   box over the whole series in its language (`site_search`, MiniSearch).
+- The learner's work (each exercise's code and pass, each quiz question's first answer) is kept in their
+  browser (localStorage, attnlib/page/kit.js); the contents, on every page and the index, mark each
+  notebook's exercises passed and quiz done from it (`Page.progress`, tools/site_nav.js), beside a button
+  that forgets it all.
 - A notebook becomes its page through nbconvert: the preprocessors both builders share
   (`offline_pages.preparation`) and the site's own (`site_steps`), then the page template
   (`tools/templates/site.html.j2`), which writes the bar, the contents, the outline and the search
@@ -38,6 +45,10 @@ editions (`notebooks/zh-Hans/`, `notebooks/zh-Hant/`) get the same pages in `<ou
   The page style is nbconvert's JupyterLab stylesheet (BSD-3-Clause) and the site's (`tools/templates/`):
   each page carries, inline, only the rules it uses (`PageCss`), so its first paint needs no other file;
   the index links `assets/site.css`.
+- Python for the pages (`page_python.write_runtime`): Pyodide from npm, numpy's wheel from tools/vendor/
+  (its SHA-256 checked against Pyodide's lock), the parts of attnlib a check needs, the worker and the
+  editor bundle, in `<out>/py/` and `<out>/assets/`; and `<out>/sw.js` (`offline_site`), the service
+  worker that keeps the runtime and the visited pages so that, served over http, they work offline.
 """
 
 from __future__ import annotations
@@ -56,7 +67,7 @@ from nbconvert.preprocessors import ExtractOutputPreprocessor, Preprocessor
 
 from attnlib.i18n import LANGUAGES, N_, translated
 
-from . import offline_pages, reference_pages, site_search
+from . import offline_pages, offline_site, page_python, reference_pages, site_search
 from .offline_pages import MATHJAX, ROOT, AssetError, Package, notebook_title
 
 # The search of the series (MIT). Its UMD build is a classic script, which loads from file://.
@@ -103,6 +114,11 @@ TEXTS = {
                                "learners working alone."),
     "sources_what": N_("Every claim of the two articles the series grew from, right, imprecise or wrong, "
                        "and the section that shows it."),
+    "progress_exercises": N_("{n} of {total} exercises passed"), "progress_quiz": N_("quiz done"),
+    "progress_kept": N_("Your code, the exercises you passed and your quiz answers are kept in this browser "
+                        "only: nothing leaves your computer."),
+    "forget": N_("Forget my work"), "forget_again": N_("Press again to forget your code, passes and answers"),
+    "forgotten": N_("Forgotten: this browser keeps nothing of your work now."),
 }  # fmt: skip
 WORDS = {language: translated(TEXTS, language) for language in LANGUAGES}
 
@@ -111,7 +127,8 @@ WORDS = {language: translated(TEXTS, language) for language in LANGUAGES}
 # tools/templates/.
 TEMPLATE = "site.html.j2"
 INDEX = "site_index.html.j2"
-STYLESHEETS = ("site.css", "readable.css", "exercise.css", "site_view.css")  # after JupyterLab's, in order
+# after JupyterLab's, in order
+STYLESHEETS = ("site.css", "readable.css", "exercise.css", "site_view.css", "practice.css")
 
 
 @dataclass(frozen=True)
@@ -122,10 +139,34 @@ class Page:
     title: str
     intro: str  # the first paragraph after the title, Markdown
     stem: str = ""  # the page's name without .html where it is not the notebook's (a reference page)
+    exercises: tuple[str, ...] = ()  # the ids of its exercises (exercise_ids)
 
     @property
     def name(self) -> str:
         return f"{self.stem or self.path.stem}.html"
+
+    @property
+    def progress(self) -> dict[str, str]:
+        """What the contents mark the learner's work by (tools/site_nav.js, from the browser's store): the
+        notebook's two digits (its quiz's key) and its exercises' ids, space-separated; empty for a
+        reference page."""
+        number = self.path.stem[:2]
+        if self.stem or not number.isdigit():
+            return {}
+        return {"notebook": number, "exercises": " ".join(self.exercises)}
+
+
+def exercise_ids(nb, path: Path) -> list[str]:
+    """The ids under which the page keeps the learner's work on each exercise of notebook ``nb`` (read from
+    ``path``): ``"<stem>/<name>"``, as the exercise's card names it (``attnlib.page.practice``: the function
+    the learner writes, ``my_softmax``, or the puzzle's first matrix, ``W_q_green``), one per exercise cell
+    that ``exercise_pages`` recognises."""
+    from attnlib.page.practice import exercise_name
+
+    from . import exercise_pages
+
+    cells = exercise_pages.exercise_cells(nb, path)
+    return [f"{path.stem}/{exercise_name(cell.source)[0]}" for cell, _ in cells]
 
 
 def first_paragraph(nb) -> str:
@@ -190,10 +231,24 @@ def mark_going_further(cells) -> None:
         cells[run[-1]].metadata["going_further_end"] = True
 
 
+class PracticeCards(Preprocessor):
+    """Each exercise as an editor card, its task folded under it, and a scratch cell before the navigation
+    (``exercise_pages.practice_cards``), for a named notebook."""
+
+    def preprocess(self, nb, resources):
+        from . import exercise_pages
+
+        path = offline_pages.notebook_path(resources)
+        if path is not None:
+            exercise_pages.practice_cards(nb, path)
+        return nb, resources
+
+
 def site_steps() -> list[Preprocessor]:
     """The preparation pages and decks share (``offline_pages.preparation``), then the site's own steps:
-    lecturer notes set aside, going-further blocks, mentions of the reference files linked to their pages."""
-    return [*offline_pages.preparation(".html"), LectureNotes(), GoingFurtherBlocks(),
+    exercises as editor cards and a scratch cell, lecturer notes set aside, going-further blocks, mentions of
+    the reference files linked to their pages."""
+    return [*offline_pages.preparation(".html"), PracticeCards(), LectureNotes(), GoingFurtherBlocks(),
             reference_pages.DocumentLinks()]
 
 
@@ -239,8 +294,8 @@ def site_resources(pages: list[Page], i: int, language: str, available: tuple[st
     here = [*pages, *references][i]
 
     def listed(group):
-        return [{"name": p.name, "title": p.title, "plain_title": site_search.plain_text(p.title)}
-                for p in group]
+        return [{"name": p.name, "title": p.title, "plain_title": site_search.plain_text(p.title),
+                 "progress": p.progress} for p in group]
 
     return {
         "language": language, "root": root, "words": WORDS[language], "nav": NAV_URL, "view": VIEW_URL,
@@ -481,7 +536,7 @@ def write_index(
 
     def entries(group):
         names = [r.stem for r in references]
-        return [{"name": p.name, "title": p.title, "intro": markdown2html(
+        return [{"name": p.name, "title": p.title, "progress": p.progress, "intro": markdown2html(
             reference_pages.link_documents(offline_pages.link_notebooks(p.intro, ".html"), names))}
             for p in group]
 
@@ -510,6 +565,8 @@ def build(notebooks: list[Path], out: Path, log=print, prune: bool = False,
     offline_pages.install("make site", log)
     out.mkdir(parents=True, exist_ok=True)
     offline_pages.copy(PACKAGES, out)
+    manifest = page_python.write_runtime(out, log)  # py/: Python for the exercises; assets/editor.js
+    offline_site.write_service_worker(out, manifest)  # sw.js: pages and Python offline after one visit
     exporter = make_exporter()
     assets = out / "assets"
     assets.mkdir(exist_ok=True)
@@ -543,7 +600,8 @@ def build_edition(paths, out, exporter, language, available, log=print, prune=Fa
     writer = FilesWriter(build_directory=str(folder))
     urls = offline_pages.cjk_urls(language, offline_pages.root_prefix(language))  # TC for zh-Hant, else SC
     books = [nbformat.read(path, as_version=4) for path in paths]
-    pages = [Page(p, notebook_title(nb) or p.stem, first_paragraph(nb))
+    pages = [Page(p, notebook_title(nb) or p.stem, first_paragraph(nb),
+                  exercises=tuple(exercise_ids(nb, p)))
              for p, nb in zip(paths, books, strict=True)]
     folder_of_notebooks = paths[0].parent
     refs = [reference_pages.notebook(r, language, WORDS[language]) for r in references]

@@ -5,7 +5,8 @@ carries the integrity hash (sha512) of each tarball, which npm itself checks whe
 ``node_modules/`` (git-ignored). Two kinds:
 
 - ``dependencies``: what the built pages and decks carry or are built with (MathJax, MiniSearch,
-  reveal.js); ``make site`` and ``make slides`` install only these (``npm ci --omit=dev``);
+  reveal.js, and for Python in the page Pyodide, CodeMirror and esbuild: ``tools/page_python.py``);
+  ``make site`` and ``make slides`` install only these (``npm ci --omit=dev``);
 - ``devDependencies``: the sources of committed data (the Noto Sans SC and TC fonts that
   ``tools/make_cjk_font.py`` subsets, the poems of ``tools/build_tang_poems.py``); asking for one of them
   installs everything.

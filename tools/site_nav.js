@@ -1,7 +1,8 @@
 /* The website's navigation in the reader's browser: the contents beside a page (folded away on a narrow
    screen), the outline's jumps (a lab's link puts the keyboard into the lab) and its mark on the section
-   being read, the search of the series, and the keys (/ the search, ? the list of keys, ← → [ ] the
-   previous and next page).
+   being read, the search of the series, the keys (/ the search, ? the list of keys, ← → [ ] the
+   previous and next page), and the marks of the learner's work in the contents, with the button that
+   forgets it.
 
    A classic script (a page opened from disk cannot load ES modules), copied by tools/build_site.py to
    assets/site-nav.js. The words it shows and the addresses it loads come from the page (data-* attributes
@@ -433,6 +434,122 @@
     targets.forEach((target) => target && watch.observe(target));
   }
 
+  // ---- the learner's work: marks in the contents, and forgetting it ---------------------------------------
+  // attnlib/page/kit.js keeps the work in one localStorage entry (its PROGRESS_KEY): each exercise's code and
+  // pass by id ("<notebook stem>/<name>"), each quiz's first answers by notebook ("02": {first, n}). This
+  // classic script cannot import the kit: it reads the same entry, forgets it, and passes other tabs' changes
+  // on as the kit's event. Each notebook's entry of the contents (li[data-notebook], its exercises' ids in
+  // data-exercises) shows the exercises passed of its total and ✓ when every question of its quiz has a
+  // first answer; nothing before any work. Where storage is refused, no marks: the page works as before.
+  const PROGRESS_KEY = "attn-progress-v1";
+  const PROGRESS_EVENT = "attn-progress";
+  const EMPTY = () => ({ code: {}, passed: {}, quiz: {} });
+
+  function readProgress() {
+    try {
+      const stored = JSON.parse(window.localStorage.getItem(PROGRESS_KEY));
+      return stored && typeof stored === "object" ? { ...EMPTY(), ...stored } : EMPTY();
+    } catch {
+      return EMPTY();
+    }
+  }
+
+  function quizDone(entry) {
+    return Boolean(entry) && Array.isArray(entry.first) && entry.n > 0 && entry.first.length === entry.n
+      && entry.first.every((c) => Number.isInteger(c));
+  }
+
+  // One part of a mark: in the side panel a short sign with its words as its name (and tooltip), on the
+  // index the words themselves.
+  function markPart(className, short, said, long) {
+    const part = document.createElement("span");
+    part.className = className;  // written whole: the page's stylesheet keeps the classes its scripts name
+    if (long) {
+      part.textContent = said;
+    } else {
+      part.textContent = short;
+      part.setAttribute("role", "img");
+      part.setAttribute("aria-label", said);
+      part.title = said;
+    }
+    return part;
+  }
+
+  function markWork(progress) {
+    const words = document.querySelector(".site-forget-button")?.dataset || {};
+    const passed = progress.passed || {}, quizzes = progress.quiz || {};
+    document.querySelectorAll("li[data-notebook]").forEach((item) => {
+      const ids = (item.dataset.exercises || "").split(" ").filter(Boolean);
+      const n = ids.filter((id) => passed[id] === true).length;
+      const done = quizDone(quizzes[item.dataset.notebook]);
+      if (item.dataset.passed === String(n) && item.dataset.quizDone === String(done)) return;  // as shown
+      const long = !item.closest(".site-side");
+      const parts = [];
+      if (n > 0) {
+        const said = String(words.exercises || "").replace("{n}", n).replace("{total}", ids.length);
+        const className = n === ids.length ? "site-progress-exercises site-progress-all" : "site-progress-exercises";
+        parts.push(markPart(className, `${n}/${ids.length}`, said, long));
+      }
+      if (done) parts.push(markPart("site-progress-quiz", "✓", words.quiz || "", long));
+      item.dataset.passed = String(n);
+      item.dataset.quizDone = String(done);
+      let mark = item.querySelector(".site-progress");
+      if (!parts.length) {
+        mark?.remove();
+        return;
+      }
+      if (!mark) {
+        mark = document.createElement("span");
+        mark.className = "site-progress";
+        if (long) item.querySelector("a").after(mark);
+        else item.querySelector("a").append(mark);
+      }
+      mark.replaceChildren(...parts);
+    });
+  }
+
+  // A first press asks (its status says what a second press does), a second one forgets; a blur, or 8 s
+  // without the second press, and the button is back as it was.
+  function setUpForget(button) {
+    const status = button.nextElementSibling;
+    let armed = 0;
+    const disarm = () => {
+      clearTimeout(armed);
+      armed = 0;
+      button.classList.remove("armed");
+      if (status.textContent === button.dataset.again) status.textContent = "";
+    };
+    button.addEventListener("click", () => {
+      if (!armed) {
+        armed = setTimeout(disarm, 8000);
+        button.classList.add("armed");
+        status.textContent = button.dataset.again;
+        return;
+      }
+      disarm();
+      try { window.localStorage.removeItem(PROGRESS_KEY); } catch { /* nothing was kept */ }
+      window.dispatchEvent(new CustomEvent(PROGRESS_EVENT, { detail: EMPTY() }));
+      status.textContent = button.dataset.done;
+    });
+    button.addEventListener("blur", () => { if (armed) disarm(); });
+    window.addEventListener(PROGRESS_EVENT, (event) => {  // new work since: "forgotten" no longer holds
+      const record = event.detail || {};
+      const any = Object.values(record).some((section) => section && Object.keys(section).length > 0);
+      if (any && status.textContent === button.dataset.done) status.textContent = "";
+    });
+  }
+
+  function setUpWork() {
+    document.querySelectorAll(".site-forget-button").forEach(setUpForget);
+    window.addEventListener(PROGRESS_EVENT, (event) => markWork(event.detail || readProgress()));
+    window.addEventListener("storage", (event) => {  // another tab of the site wrote or forgot
+      if (event.key === PROGRESS_KEY || event.key === null) {
+        window.dispatchEvent(new CustomEvent(PROGRESS_EVENT, { detail: readProgress() }));
+      }
+    });
+    markWork(readProgress());
+  }
+
   // ---- boxes that scroll sideways -------------------------------------------------------------------------
   // A printed line, a formula, a table or a line of code wider than the column scrolls in its own box
   // (site.css). Where a box really does, it takes the keyboard (Tab to it, then the arrow keys); where it
@@ -488,6 +605,7 @@
   document.querySelectorAll("details.site-toc").forEach(setUpContents);
   document.querySelectorAll(".site-search").forEach(setUpSearch);
   document.querySelectorAll(".site-search").forEach(setUpKeys);
+  setUpWork();
   document.addEventListener("DOMContentLoaded", () => {
     setUpScrollers();
     document.querySelectorAll(".site-outline").forEach(setUpOutline);

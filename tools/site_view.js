@@ -5,7 +5,11 @@
    - a figure opened full size: every figure of the page (a stored plot, a diagram in the text) is a button
      named by its alternative text; a click, Enter or Space opens it in a modal <dialog> (the page behind it
      inert), and Esc, a click or the close button closes it, the focus back on the figure;
-   - print: figures not fetched yet (they load as the reader comes near them) are fetched first.
+   - print: figures not fetched yet (they load as the reader comes near them) are fetched first;
+   - served over http(s) (not from disk), the site's service worker (sw.js at its root, tools/offline_site.py)
+     is registered, so that after this visit the pages and Python work offline; once the page has loaded,
+     its own files (fetched before the service worker ran) are handed to it to keep with the runtime, and
+     once they are kept the page says so: <html data-offline="ready">.
 
    A classic script in the <head> (a page opened from disk cannot load ES modules), copied by
    tools/build_site.py to assets/site-view.js. Its words come from the page (data-* attributes). */
@@ -109,6 +113,26 @@
   window.addEventListener("beforeprint", () => {
     document.querySelectorAll("img[loading=lazy]").forEach((img) => { img.loading = "eager"; });
   });
+
+  // ---- offline after one visit ------------------------------------------------------------------------
+  // Registered at once, so that it controls the page before the page starts its Python worker (whose runtime
+  // then passes through it, downloaded once); once the page has loaded, it is told what to keep of it.
+  const here = document.currentScript && document.currentScript.src;  // <root>assets/site-view.js
+  if (here && /^https?:$/.test(window.location.protocol) && "serviceWorker" in navigator) {
+    const loaded = new Promise((resolve) => window.addEventListener("load", resolve, { once: true }));
+    navigator.serviceWorker.register(new URL("../sw.js", here))
+      .then(() => Promise.all([navigator.serviceWorker.ready, loaded]))
+      .then(([registration]) => {
+        navigator.serviceWorker.addEventListener("message", (event) => {
+          // <html data-offline="ready">: this page and the runtime are kept
+          if (event.data && event.data.type === "kept") document.documentElement.dataset.offline = "ready";
+        });
+        const urls = [window.location.href, new URL("index.html", window.location.href).href,  // its edition's
+          ...performance.getEntriesByType("resource").map((e) => e.name)];
+        registration.active.postMessage({ type: "keep", urls });
+      })
+      .catch(() => { /* online only, as before */ });
+  }
 
   document.addEventListener("DOMContentLoaded", () => {
     setUpNotes();

@@ -5,6 +5,8 @@
   (a module with the kit inlined) and :func:`mount_html` (a module drawn with no kernel).
 - :mod:`.widget`: :class:`PageWidget`, the anywidget that carries a module, its ``spec`` and ``values``.
 - :mod:`.fonts` and :mod:`.colours`: the fonts and colour tables of ``attnlib.plot`` as a page uses them.
+- :mod:`.practice`: the specs of the site's editor cards (``practice.js``, its editor ``editor.js``), which
+  run a learner's code in the page's Python (``python_worker.js``).
 
 The labs (``attnlib.labs``) and the quiz (``attnlib.quiz``) are built on it; it imports neither.
 """

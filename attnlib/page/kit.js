@@ -1,5 +1,6 @@
 // What every page module (each lab, the quiz) shares: controls, SVG drawing, scales, colours, number
-// formatting, fonts, ids, the keys a control keeps (shareKeys), the lookup of a setting's frame, and the
+// formatting, fonts, ids, the keys a control keeps (shareKeys), the lookup of a setting's frame, the
+// learner's work kept in the browser (readProgress, updateProgress, forgetProgress), and the
 // two ways a module is mounted (anywidget in Jupyter; a stored state on a static page,
 // attnlib.page.mount_html). The numbers come from attnlib
 // (the lab's `spec`): each setting's frame is looked up in `spec.frames`, which Python filled; this file
@@ -296,6 +297,51 @@ const STYLE = `
 export function newId(kind) {
   globalThis.__attnPageIds = (globalThis.__attnPageIds || 0) + 1;
   return `attn-${kind}-${globalThis.__attnPageIds}`;
+}
+
+// ---- the learner's work, kept in this browser ------------------------------------------------------------
+// One localStorage entry holds it all: {code: {<exercise id>: text}, passed: {<exercise id>: true},
+// quiz: {"<NN>": {first: [option|null...], n: number of questions, choices: [option|null...]}}}, an
+// exercise id being "<notebook stem>/<name>" and NN the notebook's two digits. Nothing leaves the machine.
+// Where storage is refused (a private window, a full disk) reading gives an empty record and writing
+// does nothing: the page works as if nothing had been kept. After each write the window hears
+// "attn-progress", so the contents' marks and other cards follow (tools/site_nav.js reads the same key,
+// forgets it, and passes on other tabs' changes as the same event).
+export const PROGRESS_KEY = "attn-progress-v1";
+export const PROGRESS_EVENT = "attn-progress";
+const SECTIONS = ["code", "passed", "quiz"];
+const isRecord = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+
+export function readProgress() {
+  let stored = null;
+  try { stored = JSON.parse(window.localStorage.getItem(PROGRESS_KEY)); } catch { stored = null; }
+  const progress = {};
+  for (const section of SECTIONS) progress[section] = isRecord(stored) && isRecord(stored[section]) ? stored[section] : {};
+  return progress;
+}
+
+function announce(progress) {
+  window.dispatchEvent(new CustomEvent(PROGRESS_EVENT, { detail: progress }));
+}
+
+// fn(progress) changes the record in place; it is then written and announced. Returns the record.
+export function updateProgress(fn) {
+  const progress = readProgress();
+  fn(progress);
+  try { window.localStorage.setItem(PROGRESS_KEY, JSON.stringify(progress)); } catch { /* not kept */ }
+  announce(progress);
+  return progress;
+}
+
+export function forgetProgress() {
+  try { window.localStorage.removeItem(PROGRESS_KEY); } catch { /* nothing was kept */ }
+  announce(readProgress());
+}
+
+// Whether this page keeps the learner's work: a page of the site (tools/templates/site.html.j2). Not
+// JupyterLab, where the kernel holds the answers, nor a deck, shown to a room.
+export function keepsProgress(el) {
+  return Boolean(el.closest("body.site-page"));
 }
 
 // ---- controls ----------------------------------------------------------------------------------------

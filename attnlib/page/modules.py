@@ -1,9 +1,11 @@
 """The page modules, by name, and how one becomes a single ES module that any page can run.
 
-Every module the page runs is listed once in :data:`MODULES`: its kind (``"lab"`` or ``"quiz"``) and its
-file. A lab's module sits beside its Python module (``attnlib/labs/<name>.js``), the quiz's in its own
-package; each imports what it shares from ``kit.js`` beside this file, on one line, and its default export
-is ``pageModule`` (anywidget's shape: an object with ``render``). A new page module is a file and a row here.
+Every module the page runs is listed once in :data:`MODULES`: its kind (``"lab"``, ``"quiz"`` or
+``"practice"``) and its file. A lab's module sits beside its Python module (``attnlib/labs/<name>.js``),
+the quiz's in its own package, the site's editor card (``practice``: an exercise's code checked in the
+page's Python) in this one; each imports what it shares from ``kit.js`` beside this file, on one line,
+and its default export is ``pageModule`` (anywidget's shape: an object with ``render``). A new page
+module is a file and a row here.
 """
 
 from __future__ import annotations
@@ -20,16 +22,16 @@ from ..checks import check_choice
 
 HERE = Path(__file__).resolve().parent
 KIT = HERE / "kit.js"
-KINDS = ("lab", "quiz")
+KINDS = ("lab", "quiz", "practice")
 
 
 @dataclass(frozen=True)
 class PageModule:
-    """One page module: its ``kind`` (``"lab"`` or ``"quiz"``) and its ``file``, relative to ``attnlib/``.
+    """One page module: its ``kind`` (one of :data:`KINDS`) and its ``file``, relative to ``attnlib/``.
 
     The kind names what a page with no kernel mounts it in (``attn-<kind>-mount``).
 
-    Serves: the labs and the quiz, their widgets and their static pages.
+    Serves: the labs, the quiz and the editor card, their widgets and their static pages.
     """
 
     kind: str
@@ -52,6 +54,7 @@ MODULES: dict[str, PageModule] = {
     "generation": PageModule("lab", "labs/generation.js"),
     "live_gpt": PageModule("lab", "labs/live_gpt.js"),
     "quiz": PageModule("quiz", "quiz/quiz.js"),
+    "practice": PageModule("practice", "page/practice.js"),
 }
 
 # The one import line of a page module, and the kit's comment lines (there is no such line inside a string).
@@ -63,7 +66,7 @@ _COMMENT_LINE = re.compile(r"^[ \t]*//.*\n", re.MULTILINE)
 def page_module(name: str) -> PageModule:
     """The page module called ``name``; a ValueError names the modules there are.
 
-    Serves: the labs and the quiz, their widgets and their static pages.
+    Serves: the labs, the quiz and the editor card, their widgets and their static pages.
     """
     return MODULES[check_choice(name, "name", list(MODULES))]
 
@@ -76,7 +79,7 @@ def bundle(name: str) -> str:
     two plain modules are joined here (the module's single ``import ... from "../page/kit.js"`` line is
     replaced by the kit's source, without its comment lines). No other build step.
 
-    Serves: the labs and the quiz, their widgets and their static pages.
+    Serves: the labs, the quiz and the editor card, their widgets and their static pages.
     """
     source = page_module(name).path.read_text(encoding="utf-8")
     if len(_IMPORT.findall(source)) != 1 or len(_EXPORT.findall(source)) != 1:
@@ -90,12 +93,13 @@ def mount_html(name: str, state: Mapping[str, Any], element_id: str) -> str:
     """HTML that draws page module ``name`` with no kernel: a mount point and one inline module script.
 
     ``state`` is ``{"spec", "values"}`` as the notebook stored it (or the widget's ``page_state()``).
-    The mount point is a ``div`` of class ``attn-<kind>-mount`` (``attn-lab-mount``, ``attn-quiz-mount``)
-    with id ``element_id``. The module is inlined because a page opened from disk (file://) cannot
-    import other modules, and ``async`` because an inline module otherwise waits for the whole page to be
-    parsed: this way a lab draws as soon as the parser has passed it, before the formulas and labs below.
+    The mount point is a ``div`` of class ``attn-<kind>-mount`` (``attn-lab-mount``, ``attn-quiz-mount``,
+    ``attn-practice-mount``) with id ``element_id``. The module is inlined because a page opened from disk
+    (file://) cannot import other modules, and ``async`` because an inline module otherwise waits for the
+    whole page to be parsed: this way a lab draws as soon as the parser has passed it, before the formulas
+    and labs below.
 
-    Serves: the labs and the quiz on the static site and the offline slides.
+    Serves: the labs, the quiz and the editor cards on the static site and the offline slides.
     """
     kind = page_module(name).kind
     if not re.fullmatch(r"[A-Za-z][\w-]*", element_id):

@@ -5,7 +5,11 @@
 // the option on show for each question, and `first`, the first one picked, which the score counts (the
 // learner may try again until right, reading each explanation). Which keys a chosen answer keeps is the
 // kit's rule for every control (shareKeys).
-import { escapeHtml, newId, shareKeys, useFonts } from "../page/kit.js";
+// On a page of the site (the kit's keepsProgress) a quiz of the series (spec.notebook, "02") keeps its
+// answers in the browser (the kit's readProgress/updateProgress: quiz["02"] = {first, n: the number of
+// questions, choices}): a reload, or the same notebook in another edition, shows them again, with their
+// explanations and the score; when the work is forgotten (an empty record heard), the quiz is blank again.
+import { escapeHtml, keepsProgress, newId, PROGRESS_EVENT, readProgress, shareKeys, updateProgress, useFonts } from "../page/kit.js";
 
 const QUIZ_STYLE = `
 .attn-quiz { color: #222; font-size: 15px; line-height: 1.4; max-width: 1100px; }
@@ -62,6 +66,17 @@ function renderQuiz({ model, el }) {
   const groups = [...root.querySelectorAll("fieldset.question")];
   const score = root.querySelector(".score");
 
+  // The answers kept for this quiz in `progress`, if they fit it (one per question, options it has), else null.
+  const keeps = Boolean(spec.notebook) && keepsProgress(el);
+  const total = spec.questions.length;
+  const fits = (list) => Array.isArray(list) && list.length === total && list.every(
+    (c, n) => c === null || (Number.isInteger(c) && c >= 0 && c < spec.questions[n].options.length));
+  const kept = (progress) => {
+    const entry = (progress.quiz || {})[spec.notebook];
+    if (!entry || entry.n !== total || !fits(entry.first)) return null;
+    return [[...(fits(entry.choices) ? entry.choices : entry.first)], [...entry.first]];
+  };
+
   const paint = () => {
     let right = 0;
     groups.forEach((group, n) => {
@@ -95,8 +110,25 @@ function renderQuiz({ model, el }) {
       paint();  // the feedback first: the kernel hears of it afterwards
       model.set("values", { choices, first });
       model.save_changes();
+      if (keeps) updateProgress((progress) => { progress.quiz[spec.notebook] = { first, n: total, choices }; });
     });
   });
+  // What the page kept, or forgot (an empty record: every section empty), shown and told to the model.
+  const adopt = (progress) => {
+    const emptied = Object.values(progress).every((section) => !section || Object.keys(section).length === 0);
+    const next = kept(progress) || (emptied ? [choices.map(() => null), first.map(() => null)] : null);
+    if (!next || JSON.stringify(next) === JSON.stringify([choices, first])) return;
+    [choices, first] = next;
+    paint();
+    model.set("values", { choices, first });
+    model.save_changes();
+  };
+  const onProgress = (event) => adopt(event.detail || readProgress());
+  if (keeps) {
+    const progress = readProgress();
+    if (kept(progress)) adopt(progress);
+    window.addEventListener(PROGRESS_EVENT, onProgress);
+  }
   const onModel = () => {
     const next = read(model.get("values"));
     if (JSON.stringify(next) === JSON.stringify([choices, first])) return;  // our own change, painted already
@@ -107,7 +139,10 @@ function renderQuiz({ model, el }) {
   paint();
   // For tests: the spec and the answers on show.
   root.attnQuiz = { spec, model, get choices() { return choices; }, get first() { return first; } };
-  return () => model.off("change:values", onModel);
+  return () => {
+    model.off("change:values", onModel);
+    window.removeEventListener(PROGRESS_EVENT, onProgress);
+  };
 }
 
 const pageModule = { render: renderQuiz };

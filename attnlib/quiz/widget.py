@@ -3,7 +3,9 @@
 The page module is ``quiz.js`` beside this file, on the page kit (``attnlib.page``: ``kit.js``, the
 bundler and the widget base). Python puts every text the page can show into ``spec``, in the current
 language (the prompts, the lettered options, the feedback for every option as :func:`feedback` words
-it, and the score line for every count), and the page only shows them. The answers are the synced
+it, and the score line for every count), and the page only shows them; a quiz of the series also carries
+its notebook's number, under which a page of the site keeps the learner's first answers in the browser
+(``quiz.js``). The answers are the synced
 ``values``: ``"choices"``, the option on show for each question, and ``"first"``, the first option picked
 for it, which the score counts (a learner may try again until right, reading each explanation, but the
 first try is what they knew). A click in the page reaches Python, and :meth:`Quiz.answer` moves the page.
@@ -141,6 +143,9 @@ class Quiz(PageWidget):
         The questions, as :class:`Question` or as plain data.
     title : str
         The heading; "Check your understanding" (in the current language) when empty.
+    notebook : int or None
+        The number of the notebook the quiz belongs to (0 to 99), or None. A page of the site keeps the
+        learner's answers in the browser under it (``spec["notebook"]``, two digits: "02").
 
     Attributes
     ----------
@@ -154,10 +159,12 @@ class Quiz(PageWidget):
     Serves: the quiz at the end of each notebook, not called in the notebooks by name.
     """
 
-    def __init__(self, questions: Sequence[Question | Mapping[str, Any]], title: str = "") -> None:
+    def __init__(self, questions: Sequence[Question | Mapping[str, Any]], title: str = "",
+                 notebook: int | None = None) -> None:
         check_list(questions, "questions", expected=tr(_WANTED["questions"]))
         self.questions = [Question.from_data(q, i) for i, q in enumerate(questions, start=1)]
         self.title = title or tr(WORDS["title"])
+        self.notebook = check_index(notebook, "notebook", 100, what=N_("a notebook number"), optional=True)
         blank = [None] * len(self.questions)
         super().__init__("quiz", self._spec(), {"choices": blank, "first": list(blank)})
 
@@ -174,7 +181,8 @@ class Quiz(PageWidget):
                 "options": [as_html(tr(o)) for o in q.options],
                 "feedback": [{"right": right, "html": as_html(text)} for right, text in notes],
             })
-        return {"title": self.title, "questions": questions, "scores": scores,
+        number = None if self.notebook is None else f"{self.notebook:02d}"
+        return {"title": self.title, "questions": questions, "scores": scores, "notebook": number,
                 "fonts": fonts_for(texts)}
 
     # The answers ----------------------------------------------------------------------------------
@@ -278,5 +286,5 @@ def quiz(questions: int | Sequence[Question | Mapping[str, Any]], title: str = "
     """
     if isinstance(questions, int) and not isinstance(questions, bool):
         number = questions
-        return Quiz(for_notebook(number), title or tr(WORDS["numbered_title"]).format(number=number))
+        return Quiz(for_notebook(number), title or tr(WORDS["numbered_title"]).format(number=number), number)
     return Quiz(questions, title)

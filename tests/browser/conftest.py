@@ -65,6 +65,17 @@ def site(tmp_path_factory, page_packages) -> Path:
 
 
 @pytest.fixture(scope="session")
+def served_site(site) -> Iterator[str]:
+    """The ``site`` folder served on 127.0.0.1 as `make serve` serves it (tools/serve.py, in a thread): its
+    base URL, ending in /. Pages there get what a page from disk cannot: a Python worker and the service
+    worker."""
+    from tools.serve import Server
+
+    with Server(site, quiet=True) as server:
+        yield server.url
+
+
+@pytest.fixture(scope="session")
 def browser():
     executable = require_chromium()
     from playwright.sync_api import sync_playwright
