@@ -414,10 +414,19 @@
     });
     const above = new Set();
     let current = null;
+    // A link just followed marks its own target while that heading is still in the top third of the screen,
+    // even where a short section puts the next heading above the reading line too.
+    let followed = -1;
+    outline.addEventListener("click", (event) => { followed = links.indexOf(event.target.closest("a")); });
     const watch = new IntersectionObserver((entries) => {
       entries.forEach((e) => (e.isIntersecting ? above.add(e.target) : above.delete(e.target)));
       let last = -1;
       targets.forEach((target, i) => { if (above.has(target)) last = i; });
+      if (followed >= 0) {
+        const top = targets[followed] ? targets[followed].getBoundingClientRect().top : -Infinity;
+        if (top > -2 && top < window.innerHeight / 3) last = followed;
+        else followed = -1;
+      }
       const link = last >= 0 ? links[last] : null;
       if (link === current) return;
       current?.removeAttribute("aria-current");

@@ -16,7 +16,10 @@ from pathlib import Path
 
 import pytest
 
+from tests import harness
 from tests.harness import missing
+from tools.browser.engines import ENGINES, PACKAGES
+from tools.browser.engines import missing as engine_missing
 from tools.browser.jupyter import (
     NOTEBOOKS,
     JupyterLab,
@@ -49,6 +52,19 @@ def require_chromium() -> str:
     if os.environ.get("CHROMIUM"):
         reason = f"no chromium at CHROMIUM={os.environ['CHROMIUM']}"
     missing(reason)
+
+
+@pytest.fixture(scope="module", params=sorted(ENGINES))
+def engine(request, tmp_path_factory):
+    """Each other engine in turn (Firefox ESR, WebKitGTK: tools/browser/engines.py), at 1280×900; a missing
+    one skips with what to install (CI installs both)."""
+    why = engine_missing(request.param)
+    if why:
+        harness.missing(f"{why} (Debian: apt-get install {PACKAGES[request.param]})")
+    browser = ENGINES[request.param](tmp_path_factory.mktemp(request.param))
+    browser.viewport(1280, 900)
+    yield browser
+    browser.close()
 
 
 @pytest.fixture(scope="session")

@@ -20,28 +20,14 @@ from attnlib import plot
 from attnlib.gpt.text import load_poems
 from attnlib.labs import make_live_gpt_lab
 from attnlib.labs.live_gpt import Mulberry32, half, models
-from tests import harness
 from tests.browser.lab_checks import COMPARE_JS, KEYS, LEGIBLE_JS, PHONE_COLUMN, WRITE_JS, expected, lab_page
 from tests.lab_cases import NAMES, build
-from tools.browser.engines import ENGINES, PACKAGES, missing
 
 # Waits until `selector` is on the page (the labs mount after their module runs), up to 20 s.
 WAIT_JS = """async (selector) => {
   for (let i = 0; i < 200 && !document.querySelector(selector); i += 1) await new Promise((r) => setTimeout(r, 100));
   return Boolean(document.querySelector(selector));
 }"""
-
-
-@pytest.fixture(scope="module", params=sorted(ENGINES))
-def engine(request, tmp_path_factory):
-    name = request.param
-    why = missing(name)
-    if why:
-        harness.missing(f"{why} (Debian: apt-get install {PACKAGES[name]})")
-    browser = ENGINES[name](tmp_path_factory.mktemp(name))
-    browser.viewport(1280, 900)
-    yield browser
-    browser.close()
 
 
 def open_page(engine, url: str, selector: str) -> None:

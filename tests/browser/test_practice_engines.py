@@ -13,9 +13,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from attnlib.exercises.practice import run
-from tests import harness
 from tests.practice_cases import cases
-from tools.browser.engines import ENGINES, PACKAGES, missing
 
 # (language, exercise, the causes tried): a right answer and a known mistake of each.
 CHOSEN = [
@@ -47,18 +45,6 @@ CHECK_JS = """async (cases) => {
   const origins = performance.getEntriesByType('resource').map((e) => new URL(e.name).origin);
   return {shown, origins: Array.from(new Set(origins))};
 }"""
-
-
-@pytest.fixture(scope="module", params=sorted(ENGINES))
-def engine(request, tmp_path_factory):
-    name = request.param
-    why = missing(name)
-    if why:
-        harness.missing(f"{why} (Debian: apt-get install {PACKAGES[name]})")
-    browser = ENGINES[name](tmp_path_factory.mktemp(name))
-    browser.viewport(1280, 900)
-    yield browser
-    browser.close()
 
 
 @pytest.mark.parametrize(("language", "exercise", "causes"), CHOSEN, ids=[e for _, e, _ in CHOSEN])

@@ -12,4 +12,8 @@ def test_lab_serves_start_notebook(jupyter_lab, page):
     ).json_value()
     assert n_cells > 5
     page.wait_for_selector(".jp-OutputArea-output img", timeout=30_000)  # the stored heatmap
-    assert "Start here" in page.locator(".jp-MarkdownCell").first.inner_text()
+    # A Markdown cell is in the page before its text is rendered: wait for the text, not the cell.
+    page.wait_for_function(
+        "() => document.querySelector('.jp-MarkdownCell .jp-RenderedMarkdown')?.innerText.includes('Start here')",
+        timeout=30_000,
+    )
