@@ -181,15 +181,22 @@ def test_from_disk_the_card_says_how_to_serve_the_site_and_stays_editable(page, 
     assert page.evaluate("document.activeElement.className") == "attn-practice-check"
 
 
-def test_without_the_editor_script_a_plain_text_box_checks_the_code(page, served):
-    page.route("**/assets/editor.js", lambda route: route.abort())
-    page.goto(served + "02_softmax.html")
-    box = page.locator(f"{CARD} textarea.attn-practice-text")
-    box.wait_for()
-    assert page.locator(f"{CARD} .cm-editor").count() == 0
-    assert box.get_attribute("aria-label") == "Your code for my_softmax"
-    ready(page)
-    box.fill(RIGHT)
-    box.press("Control+Enter")
-    page.wait_for_selector(f"{CARD}[data-state=done] .attn-practice-verdict")
-    assert verdict_of(page.locator(CARD))["text"] == run(RIGHT, CHECK, "en")["verdict"]["text"]
+def test_without_the_editor_script_a_plain_text_box_checks_the_code(browser, served):
+    # No service worker: its own fetch of the editor would pass by the page's route that refuses it.
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, service_workers="block")
+    page = context.new_page()
+    try:
+        page.route("**/assets/editor.js", lambda route: route.abort())
+        page.goto(served + "02_softmax.html")
+        box = page.locator(f"{CARD} textarea.attn-practice-text")
+        box.wait_for()
+        assert page.locator(f"{CARD} .cm-editor").count() == 0
+        assert box.get_attribute("aria-label") == "Your code for my_softmax"
+        ready(page)
+        box.fill(RIGHT)
+        box.press("Control+Enter")
+        page.wait_for_selector(f"{CARD}[data-state=done] .attn-practice-verdict")
+        assert verdict_of(page.locator(CARD))["text"] == run(RIGHT, CHECK, "en")["verdict"]["text"]
+        assert page.locator(f"{CARD} .cm-editor").count() == 0  # it stayed a text box
+    finally:
+        context.close()
