@@ -35,6 +35,9 @@ from typing import Any
 
 from .core import (
     additive_mask,
+    alibi_bias,
+    alibi_slopes,
+    apply_rope,
     attention,
     attention_pair_loss,
     attention_weights,
@@ -48,8 +51,12 @@ from .core import (
     nested_dot_products,
     padding_mask,
     project,
+    rope_angles,
+    rope_scores,
     scores,
     self_attention,
+    sinusoid_shift,
+    sinusoidal_positions,
     softmax,
     softmax_jacobian,
     softmax_saturation,
@@ -89,6 +96,14 @@ __all__ = [
     "attention_pair_loss",
     "nested_dot_products",
     "train_attention_pairs",
+    # positions: sinusoids, RoPE, ALiBi
+    "alibi_bias",
+    "alibi_slopes",
+    "apply_rope",
+    "rope_angles",
+    "rope_scores",
+    "sinusoid_shift",
+    "sinusoidal_positions",
     # the language attnlib writes in, and printed tables that line up in it
     "pad",
     "set_language",

@@ -34,7 +34,7 @@ def folded_solutions() -> list[tuple[str, str, str, str]]:
     """(notebook, cell id, checker, source) of every folded ``def solution_...`` cell of the English
     notebooks that a later cell passes to ``exercises.check_...``."""
     found = []
-    for path in sorted(NOTEBOOKS.glob("0[1-9]_*.ipynb")):
+    for path in sorted(p for p in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb") if not p.name.startswith("00")):
         cells = nbformat.read(path, as_version=4).cells
         for i, cell in enumerate(cells):
             match = SOLUTION.search(cell.source) if cell.cell_type == "code" else None

@@ -288,10 +288,45 @@ def q9_3(options):
     return next(i for i, o in enumerate(options) if "closer to always taking the most likely" in o)
 
 
+def q10_0(options):
+    rng = _rng()
+    X, W = rng.normal(size=(6, 4)), rng.normal(size=(3, 4, 4))
+    perm = rng.permutation(6)
+    out, _ = attnlib.self_attention(X, *W)  # no mask, no positions
+    out_p, _ = attnlib.self_attention(X[perm], *W)
+    assert np.allclose(out_p, out[perm], rtol=0, atol=1e-12) and not np.allclose(out_p, out)
+    return next(i for i, o in enumerate(options) if "shuffled in the same way" in o)
+
+
+def q10_1(options):
+    q, k = _rng().normal(size=(2, 1, 8))
+
+    def score(i, j):
+        return attnlib.rope_scores(q, k, [i], [j])[0, 0]
+
+    assert np.isclose(score(7, 3), score(107, 103))  # the same i − j: the same score
+    assert not np.isclose(score(7, 3), score(8, 2)) and not np.isclose(score(7, 3), score(3, 7))  # i + j, order
+    return options.index("i − j only")
+
+
+def q10_2(options):
+    w = attnlib.softmax(attnlib.alibi_bias(12, slopes=0.5)[-1])  # the last query, equal q·k: keys 11 … 0 back
+    assert np.isclose(w[10] / w[0], np.exp(5.0))  # 1 back against 11 back
+    return next(i for i, o in enumerate(options) if o.startswith("e⁵"))
+
+
+def q10_3(options):
+    t, d_k = np.arange(8192), 64
+    squeezed = attnlib.rope_angles(t / 4, d_k).max(axis=0)  # position interpolation, 8,192 → 2,048
+    assert (squeezed < attnlib.rope_angles([2048], d_k)[0]).all()  # inside the trained range, every pair
+    assert (attnlib.rope_angles(t, d_k).max(axis=0)[1:] > attnlib.rope_angles([2047], d_k)[0][1:]).all()
+    return next(i for i, o in enumerate(options) if o.startswith("divides every position by 4"))
+
+
 EXPERIMENTS = {
     tuple(int(n) for n in name[1:].split("_")): fn
     for name, fn in dict(globals()).items()
-    if re.fullmatch(r"q\d_\d", name)
+    if re.fullmatch(r"q\d+_\d+", name)
 }
 
 

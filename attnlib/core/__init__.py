@@ -14,6 +14,7 @@ vectors          comparing and normalising token vectors: cosine similarity, lay
 scaling          why √d_k: scores as growing sums, histograms on one scale
 training         learning W_q and W_k on a tiny task: loss, gradients, descent
 geometry         the convex hull the outputs stay inside
+positions        where a token sits: sinusoids, RoPE's rotations, ALiBi's distance bias
 ===============  ==========================================================================
 
 Every public name is also ``attnlib.core.<name>``; input checks live in ``attnlib.validation`` (arrays)
@@ -27,6 +28,15 @@ from .formula import attention, attention_weights, init_projections, project, sc
 from .geometry import convex_hull_2d, inside_convex_hull
 from .masks import additive_mask, causal_mask, masked_scores, padding_mask
 from .multihead import merge_heads, multi_head_attention, split_heads
+from .positions import (
+    alibi_bias,
+    alibi_slopes,
+    apply_rope,
+    rope_angles,
+    rope_scores,
+    sinusoid_shift,
+    sinusoidal_positions,
+)
 from .scaling import histogram_heights, nested_dot_products, score_bins
 from .training import attention_pair_loss, train_attention_pairs
 from .vectors import cosine_similarity, layer_norm
@@ -68,4 +78,12 @@ __all__ = [
     # the convex hull
     "convex_hull_2d",
     "inside_convex_hull",
+    # positions
+    "alibi_bias",
+    "alibi_slopes",
+    "apply_rope",
+    "rope_angles",
+    "rope_scores",
+    "sinusoid_shift",
+    "sinusoidal_positions",
 ]

@@ -13,6 +13,7 @@ from . import (
     inner_products,
     masking,
     pipeline,
+    positions,
     queries_keys_values,
     scaling_by_sqrt_dk,
     softmax,
@@ -24,13 +25,14 @@ from .a_tiny_gpt import check_cached_attention, check_next_token_loss, check_sam
 from .inner_products import check_cosine_matrix, check_gram_matrix, check_projection_length
 from .masking import check_causal_mask, check_keep_mask, check_masked_softmax, check_padding_mask
 from .pipeline import Verdict
+from .positions import check_alibi_bias, check_rope, check_rope_scores, check_sinusoid_table
 from .queries_keys_values import check_projection_puzzle, check_scores
 from .scaling_by_sqrt_dk import check_scaled_scores, check_scaled_weights, check_softmax_jacobian
 from .softmax import check_entropy, check_scaled_softmax, check_softmax_rows
 from .the_whole_formula import check_attention, check_context_vector
 from .weighted_sum import check_is_convex_combination, check_simple_attention, check_weighted_sum
 
-# The exercise modules in the order of the notebooks (01 ... 09).
+# The exercise modules in the order of the notebooks (01 ... 10).
 NOTEBOOKS = {
     1: inner_products,
     2: softmax,
@@ -41,6 +43,7 @@ NOTEBOOKS = {
     7: the_whole_formula,
     8: a_real_model,
     9: a_tiny_gpt,
+    10: positions,
 }
 
 
@@ -60,6 +63,7 @@ def exercise_named(checker: str) -> pipeline.Exercise:
 __all__ = [
     "NOTEBOOKS",
     "Verdict",
+    "check_alibi_bias",
     "check_attention",
     "check_cached_attention",
     "check_causal_mask",
@@ -76,12 +80,15 @@ __all__ = [
     "check_previous_token_score",
     "check_projection_length",
     "check_projection_puzzle",
+    "check_rope",
+    "check_rope_scores",
     "check_sample_with_temperature",
     "check_scaled_scores",
     "check_scaled_softmax",
     "check_scaled_weights",
     "check_scores",
     "check_simple_attention",
+    "check_sinusoid_table",
     "check_softmax_jacobian",
     "check_softmax_rows",
     "check_split_heads",

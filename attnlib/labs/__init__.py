@@ -14,11 +14,12 @@ from .live_gpt import make_live_gpt_lab
 from .mask import MASK_TYPES, PAD, make_mask_lab
 from .qkv import make_qkv_lab
 from .registry import LABS, LabEntry
+from .rope import make_rope_lab
 from .softmax_scale import make_softmax_scale_lab
 from .whole_formula import make_whole_formula_lab
 
 __all__ = [
     "DK_STEPS", "LABS", "MASK_TYPES", "PAD", "Control", "Lab", "LabEntry", "generation_lab_data",
     "make_convex_hull_lab", "make_dk_lab", "make_dot_product_lab", "make_generation_lab", "make_live_gpt_lab",
-    "make_mask_lab", "make_qkv_lab", "make_softmax_scale_lab", "make_whole_formula_lab",
+    "make_mask_lab", "make_qkv_lab", "make_rope_lab", "make_softmax_scale_lab", "make_whole_formula_lab",
 ]

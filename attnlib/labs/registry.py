@@ -26,6 +26,7 @@ from .generation import make_generation_lab
 from .live_gpt import make_live_gpt_lab
 from .mask import make_mask_lab
 from .qkv import make_qkv_lab
+from .rope import make_rope_lab
 from .softmax_scale import make_softmax_scale_lab
 from .whole_formula import make_whole_formula_lab
 
@@ -140,6 +141,9 @@ LABS: dict[str, LabEntry] = {entry.name: entry for entry in (
     LabEntry("generation", make_generation_lab, _tiny_gpt, {"n_new": 12, "temperature": 0.8, "seed": 0},
              ("weights", "top_probs", "p", "rank", "t", "sampled")),
     LabEntry("live_gpt", make_live_gpt_lab, _tokenizer, {"prompt": "明月", "n_new": 22}),
+    LabEntry("rope", make_rope_lab, _nothing, {"d_k": 8, "base": 10000.0},
+             ("q_pair", "k_pair", "q_rot", "k_rot", "phi_q", "phi_k", "omega", "dims", "theta_q", "turn_q",
+              "theta_k", "turn_k", "k_dir", "pair_dot", "between", "contributions")),
 )}
 
 

@@ -53,6 +53,7 @@ MODULES: dict[str, PageModule] = {
     "whole_formula": PageModule("lab", "labs/whole_formula.js"),
     "generation": PageModule("lab", "labs/generation.js"),
     "live_gpt": PageModule("lab", "labs/live_gpt.js"),
+    "rope": PageModule("lab", "labs/rope.js"),
     "quiz": PageModule("quiz", "quiz/quiz.js"),
     "practice": PageModule("practice", "page/practice.js"),
 }
