@@ -430,6 +430,7 @@ def test_formulas_become_plain_text_for_the_outline_and_the_results():
     assert site_search.plain_text("10. Cross-attention: $T_q \\ne T_k$") == "10. Cross-attention: T_q ≠ T_k"
     assert site_search.plain_tex(r"\hat{y} = \tfrac{1}{2} \beta") == "ŷ = (1)/(2) β"
     assert site_search.plain_tex(r"\overline{x} = \theta \bmod 2\pi") == "x̄ = θ mod 2π"
+    assert site_search.plain_tex(r"\tilde o' = \Theta(\tilde{o})") == "õ' = Θ(õ)"
 
 
 def test_every_tex_command_of_the_series_reads_as_the_reader_sees_it():

@@ -5,8 +5,9 @@
 - Each twin runs on the same inputs in Python and, in Node, in kit.js, and both give the same result:
   ``attnlib.plot.number`` and ``number``, ``fill`` and ``fill``, ``Control.max`` and ``upperIndex``, the
   clamp of ``Lab._checked`` and ``clamp``, ``_packed`` and ``entries``, ``Lab.page_frame`` and
-  ``storedFrame`` (every lab, at many settings), and ``attnlib.softmax`` and the kit's ``softmax``; and one
-  lab's own (``favoured`` and ``verdict`` of attnlib.labs.qkv and qkv.js).
+  ``storedFrame`` (every lab, at many settings), and ``attnlib.softmax`` and the kit's ``softmax``; and the
+  labs' own (``favoured`` and ``verdict`` of attnlib.labs.qkv and qkv.js; ``kv_cache_bytes`` and
+  ``sequences_that_fit`` of attnlib.core and kv_cache.js, with that page's words and ``settle``).
 - Each table of a lab's ``spec["frames"]`` is by exactly the controls its parts depend on: with fewer, the
   page would draw stale numbers; with more, the page would carry copies.
 """
@@ -282,6 +283,101 @@ def test_the_qkv_pages_favoured_keys_and_verdict_are_attnlibs(kit, tmp_path):
         assert got[2 * i] == {"ok": top.tolist()}, row
         assert got[2 * i + 1] == {"ok": qkv.verdict(row, top, tokens, q, texts)}, (row, q)
     assert [qkv.favoured(r).sum() for r in rows[-2:]] == [2, 1]  # within 1e-12 a tie, beyond it not
+
+
+@pytest.fixture(scope="module")
+def kv_page(tmp_path_factory):
+    """``kv_page(calls)``: each ``(function, args)`` run by kv_cache.js (on kit.js) in Node."""
+    node = shutil.which("node")
+    if node is None:
+        if os.environ.get("CI"):
+            pytest.fail("node is needed to run kv_cache.js beside its Python twins")
+        pytest.skip("node is not installed: the page's twins run in Node")
+    folder = tmp_path_factory.mktemp("kv_cache")
+    (folder / "page").mkdir()
+    (folder / "labs").mkdir()
+    shutil.copy(KIT, folder / "page" / "kit.js")
+    shutil.copy(LABS["kv_cache"].page_module.path, folder / "labs" / "kv_cache.js")
+    (folder / "package.json").write_text('{"type": "module"}', encoding="utf-8")  # .js as ES modules
+    (folder / "run.mjs").write_text(RUNNER.replace("./kit.mjs", "./labs/kv_cache.js"), encoding="utf-8")
+
+    def run(calls: list[tuple[str, list[Any]]]) -> list[dict[str, Any]]:
+        done = subprocess.run([node, str(folder / "run.mjs")], input=json.dumps(calls), text=True,
+                              capture_output=True, cwd=folder, timeout=120, check=False)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)
+
+    return run
+
+
+def _python(function: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
+    """A Python twin's answer in the runner's shape: ``{"ok": result}`` or ``{"error": message}``."""
+    try:
+        return {"ok": function(*args, **kwargs)}
+    except (TypeError, ValueError) as error:
+        return {"error": str(error)}
+
+
+def test_the_kv_cache_pages_bytes_are_attnlibs(kv_page):
+    """kv_cache.js ``kv_cache_bytes`` and ``sequences_that_fit`` against attnlib.core's: every published shape
+    at every context and byte width, random shapes below 2⁵³ bytes, exact divisions, a reserve equal to the
+    memory; both refuse a zero, a negative or a fractional size and a reserve larger than the memory."""
+    rng = np.random.default_rng(11)
+    shapes = [(s["n_layers"], t, kv, s["d_head"], b, 1) for s in attnlib.MODEL_SHAPES.values()
+              for t in (1, 16, 512, s["context"]) for kv in (1, s["n_kv_heads"], s["n_heads"]) for b in (1, 2, 4)]
+    shapes += [tuple(int(v) for v in rng.integers(1, [128, 65536, 128, 512, 8, 64])) for _ in range(200)]
+    shapes += [(0, 1, 1, 1, 2, 1), (2, -3, 1, 1, 2, 1), (2, 3, 1.5, 1, 2, 1), (2, 3, 1, 1, 0, 1), (1, 1, 1, 1, 1, 0)]
+    fits = [(int(m), int(p), int(r)) for m, p, r in zip(rng.integers(0, 10**12, 200), rng.integers(1, 10**10, 200),
+                                                        rng.integers(0, 10**11, 200), strict=True)]
+    fits += [(80 * 10**9, 536_870_912, 14_600_000_000), (10**9, 10**6, 0), (10**9, 10**9, 10**9), (5, 5, 0),
+             (10, 3, 11), (10, 0, 0), (-1, 3, 0), (10, 3, -1), (10.5, 3, 0)]
+    got = kv_page([("kv_cache_bytes", list(s)) for s in shapes] + [("sequences_that_fit", list(f)) for f in fits])
+    wanted = [_python(attnlib.kv_cache_bytes, *s[:4], bytes_per_value=s[4], batch=s[5]) for s in shapes]
+    wanted += [_python(attnlib.sequences_that_fit, m, p, reserved_bytes=r) for m, p, r in fits]
+    for call, g, w in zip(shapes + fits, got, wanted, strict=True):
+        assert ("ok" in g) == ("ok" in w), (call, g, w)  # refused by both, or by neither
+        assert g.get("ok") == w.get("ok"), call
+    refused = ["error" in w for w in wanted]
+    assert all(refused[len(shapes) - 5: len(shapes)]) and all(refused[-5:])  # the bad shapes and memories
+    assert not any(refused[: len(shapes) - 5]) and refused.count(False) > len(shapes)  # the rest counted
+
+
+def test_the_kv_cache_pages_words_and_settle_are_the_labs(kv_page):
+    """kv_cache.js ``human_bytes``, ``grouped``, ``kv_heads_for``, ``settle``, ``numbers`` and ``lines``
+    against their twins in attnlib.labs.kv_cache: unit boundaries (999.5 kB is 1.00 MB), every choice of K/V
+    heads for every model, every move of every control from the starting setting and from another model,
+    and a spread of settings with their sentences, in English and in Chinese."""
+    from attnlib.labs import kv_cache
+
+    sizes = [0, 1, 999, 1000, 1005, 9994, 9995, 9996, 99949, 99950, 999_499, 999_500, 1_000_000, 131_072,
+             536_870_912, 2_147_483_648, 14_600_000_000, 10**15 - 1, 10**15, 10**16, *(10 ** np.arange(16) * 7 + 3)]
+    sizes = [int(n) for n in sizes]
+    calls = [("human_bytes", [n]) for n in sizes] + [("grouped", [n]) for n in sizes]
+    expected = [kv_cache.human_bytes(n) for n in sizes] + [kv_cache.grouped(n) for n in sizes]
+    assert kv_cache.human_bytes(999_500) == "1.00 MB" and kv_cache.human_bytes(131_072) == "131 kB"
+    for language in ("en", "zh-Hans"):
+        with attnlib.set_language(language), plot.use_style():
+            lab = build("kv_cache")
+        data, limits = lab.spec["data"], lab.spec["data"]["limits"]
+        for model in data["models"].values():
+            for choice in lab.controls["kv_heads"].options:
+                calls.append(("kv_heads_for", [model, choice, data["kv_divisors"]]))
+                expected.append(kv_cache.kv_heads_for(model, choice))
+        for start in (dict(lab.values), {**lab.values, "model": "GPT-3 175B", "context": 1024}):
+            for control in lab.controls.values():
+                for option in control.options:
+                    calls.append(("settle", [start, {control.name: option}, limits]))
+                    expected.append(kv_cache.settle(start, {control.name: option}, limits))
+        for values in lab.settings()[::23]:
+            model = data["models"][values["model"]]
+            n_kv = kv_cache.kv_heads_for(model, values["kv_heads"])
+            args = [model, n_kv, values["context"], data["bytes"][values["dtype"]], values["memory"]]
+            f = kv_cache.cache_numbers(model, *args[1:])
+            calls += [("numbers", [*args, data["gb"]]), ("lines", [f, values, data])]
+            expected += [f, kv_cache.lines(f, values, data)]
+    got = kv_page(calls)
+    for call, g, w in zip(calls, got, expected, strict=True):
+        assert g == {"ok": w}, call
 
 
 # ---- what each part of a frame depends on -----------------------------------------------------------------

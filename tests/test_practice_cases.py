@@ -20,11 +20,11 @@ HAN = re.compile(r"[\u4e00-\u9fff]")
 @pytest.mark.parametrize("edition", ["en", "zh-Hans", "zh-Hant"])
 def test_every_notebook_has_its_exercise_cells_with_the_same_ids_in_each_edition(edition):
     cells = exercise_cells(edition)
-    assert len(cells) == 31 and sum(c.checker == "check_projection_puzzle" for c in cells) == 2
+    assert len(cells) == 35 and sum(c.checker == "check_projection_puzzle" for c in cells) == 2
     assert len({c.exercise for c in cells}) == len(cells)
     english = exercise_cells("en")
     assert [(c.exercise, c.check) for c in cells] == [(c.exercise, c.check) for c in english]
-    assert {c.exercise.split("/")[0][:2] for c in cells} == {f"{n:02d}" for n in range(1, 11)}
+    assert {c.exercise.split("/")[0][:2] for c in cells} == {f"{n:02d}" for n in range(1, 12)}
 
 
 def test_every_known_mistake_of_every_exercise_has_a_case():

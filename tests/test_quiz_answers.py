@@ -323,6 +323,42 @@ def q10_3(options):
     return next(i for i, o in enumerate(options) if o.startswith("divides every position by 4"))
 
 
+def q11_0(options):
+    x = np.array([1.0, 3.0, 6.0, 2.0])  # the second block raises the maximum from 3 to 6
+    m, l = attnlib.online_softmax_trace(x, 2)
+    assert np.isclose(l[1], l[0] * np.exp(m[0] - m[1]) + np.exp(x[2:] - m[1]).sum())
+    assert not np.isclose(l[1], l[0] * np.exp(m[1] - m[0]) + np.exp(x[2:] - m[1]).sum())
+    return next(i for i, o in enumerate(options) if o.startswith("ℓ · e^(m_old − m_new)"))
+
+
+def q11_1(options):
+    n = 8
+    kinds = attnlib.tile_kinds(attnlib.causal_mask(4 * n), 4, 4)  # (n, n): 0 skipped
+    assert (kinds > 0).sum() == n * (n + 1) // 2 and (kinds == 0).sum() == n * (n - 1) // 2
+    return next(i for i, o in enumerate(options) if o.startswith("n(n + 1)/2"))
+
+
+def q11_2(options):
+    ratio = attnlib.kv_cache_bytes(80, 4096, 64, 128) / attnlib.kv_cache_bytes(80, 4096, 8, 128)
+    assert ratio == 8
+    return options.index("8 times smaller")
+
+
+def q11_3(options):
+    stored = data.load("tiny_gpt_tang")
+    config = gpt.config_from_arrays(stored)
+    model = gpt.params_from_arrays(stored, config)
+    poems = gpt.load_poems()
+    ids = poems.heldout_ids[: 8 * 65].reshape(8, 65)
+    names = [f"l{i}.W_{x}" for i in range(config.n_layers) for x in "kv"]
+    pooled = model | {name: attnlib.repeat_kv_heads(attnlib.share_kv_heads(model[name], 4, 2), 4, 2)
+                      for name in names}
+    counts = np.bincount(poems.train_ids, minlength=config.vocab_size) + 0.5
+    frequency = -np.log(counts[poems.heldout_ids] / counts.sum()).mean()
+    assert gpt.token_losses(pooled, config, ids).mean() > frequency > gpt.token_losses(model, config, ids).mean()
+    return next(i for i, o in enumerate(options) if o.startswith("the held-out loss rose"))
+
+
 EXPERIMENTS = {
     tuple(int(n) for n in name[1:].split("_")): fn
     for name, fn in dict(globals()).items()

@@ -41,13 +41,15 @@ TEX_SYMBOLS = {
     r"\varepsilon": "ε", r"\partial": "∂", r"\odot": "⊙", r"\ast": "∗", r"\vdots": "⋮", r"\mapsto": "↦",
     r"\Rightarrow": "⇒", r"\Longrightarrow": "⟹", r"\iff": "⇔", r"\big": "", r"\Big": "", r"\textstyle": "",
     r"\alpha": "α", r"\gamma": "γ", r"\lambda": "λ", r"\mu": "μ", r"\phi": "φ", r"\pi": "π", r"\omega": "ω",
-    r"\Delta": "Δ", r"\bmod": " mod ", r"\lceil": "⌈", r"\rceil": "⌉", r"\lfloor": "⌊", r"\rfloor": "⌋",
+    r"\Delta": "Δ", r"\Theta": "Θ", r"\bmod": " mod ",
+    r"\lceil": "⌈", r"\rceil": "⌉", r"\lfloor": "⌊", r"\rfloor": "⌋",
 }
 # Commands a reader sees as their own name (an operator such as max), and those that only shape their
 # argument; any other command in a formula is a symbol TEX_SYMBOLS must know (a test holds this).
 TEX_NAMES = {"arg", "cos", "sin", "exp", "ln", "log", "max", "min", "softmax"}
 TEX_SHAPES = {"sqrt", "frac", "tfrac", "text", "texttt", "mathrm", "mathbf", "mathit", "mathcal",
-              "operatorname", "boldsymbol", "hat", "overline", "xrightarrow", "begin", "end", "mathbb"}
+              "operatorname", "boldsymbol", "hat", "tilde", "overline", "xrightarrow", "begin", "end",
+              "mathbb"}
 TEX_SYMBOL = re.compile("|".join(re.escape(k) + (r"(?![A-Za-z])" if k[-1].isalpha() else "")
                                  for k in sorted(TEX_SYMBOLS, key=len, reverse=True)))
 DATA_URI = re.compile(r"""\b(src|href)=["']data:[^"']*["']""")
@@ -64,6 +66,7 @@ def plain_tex(tex: str) -> str:
     text = re.sub(r"\\t?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}", r"(\1)/(\2)", text)
     text = re.sub(r"\\hat\s*\{([^{}]*)\}", "\\1\u0302", text)
     text = re.sub(r"\\overline\s*\{([^{}]*)\}", "\\1\u0304", text)
+    text = re.sub(r"\\tilde\s*(?:\{([^{}]*)\}|(\w))", lambda m: (m[1] or m[2]) + "\u0303", text)
     text = re.sub(r"\\xrightarrow\s*\{([^{}]*)\}", r"→(\1)", text)
     shape = r"\\(?:text|texttt|mathrm|mathbf|mathit|mathcal|operatorname|boldsymbol)\s*\{([^{}]*)\}"
     text = re.sub(shape, r"\1", text)

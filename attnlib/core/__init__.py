@@ -15,6 +15,8 @@ scaling          why √d_k: scores as growing sums, histograms on one scale
 training         learning W_q and W_k on a tiny task: loss, gradients, descent
 geometry         the convex hull the outputs stay inside
 positions        where a token sits: sinusoids, RoPE's rotations, ALiBi's distance bias
+tiling           the formula in tiles: online softmax, FlashAttention, memory and traffic
+cache            the KV cache's bytes, shared K/V heads (MQA, GQA), sliding windows
 ===============  ==========================================================================
 
 Every public name is also ``attnlib.core.<name>``; input checks live in ``attnlib.validation`` (arrays)
@@ -23,6 +25,16 @@ and ``attnlib.checks`` (plain values).
 
 from __future__ import annotations
 
+from .cache import (
+    MODEL_SHAPES,
+    grouped_query_attention,
+    kv_cache_bytes,
+    kv_head_map,
+    repeat_kv_heads,
+    sequences_that_fit,
+    share_kv_heads,
+    sliding_window_mask,
+)
 from .distributions import entropy, softmax, softmax_backward, softmax_jacobian, softmax_saturation
 from .formula import attention, attention_weights, init_projections, project, scores, self_attention
 from .geometry import convex_hull_2d, inside_convex_hull
@@ -38,6 +50,16 @@ from .positions import (
     sinusoidal_positions,
 )
 from .scaling import histogram_heights, nested_dot_products, score_bins
+from .tiling import (
+    TileStep,
+    attention_io,
+    attention_memory,
+    online_softmax,
+    online_softmax_trace,
+    tile_kinds,
+    tiled_attention,
+    tiled_attention_steps,
+)
 from .training import attention_pair_loss, train_attention_pairs
 from .vectors import cosine_similarity, layer_norm
 
@@ -86,4 +108,22 @@ __all__ = [
     "rope_scores",
     "sinusoid_shift",
     "sinusoidal_positions",
+    # attention in tiles
+    "TileStep",
+    "attention_io",
+    "attention_memory",
+    "online_softmax",
+    "online_softmax_trace",
+    "tile_kinds",
+    "tiled_attention",
+    "tiled_attention_steps",
+    # the KV cache, shared K/V heads, windows
+    "MODEL_SHAPES",
+    "grouped_query_attention",
+    "kv_cache_bytes",
+    "kv_head_map",
+    "repeat_kv_heads",
+    "sequences_that_fit",
+    "share_kv_heads",
+    "sliding_window_mask",
 ]

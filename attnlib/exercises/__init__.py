@@ -1,7 +1,7 @@
 """Auto-checked exercises: ``attnlib.exercises.check_...(your_function)`` says right, or what is wrong.
 
-One module per notebook, named after the notebook (``inner_products`` for 01 ... ``a_tiny_gpt`` for
-09); each declares its exercises as data (reference answer, hidden inputs, typical mistakes) and
+One module per notebook, named after the notebook (``inner_products`` for 01 ... ``attention_at_scale``
+for 11); each declares its exercises as data (reference answer, hidden inputs, typical mistakes) and
 every checker runs through the one pipeline of :mod:`attnlib.exercises.pipeline`.
 """
 
@@ -10,6 +10,7 @@ from ..i18n import N_
 from . import (
     a_real_model,
     a_tiny_gpt,
+    attention_at_scale,
     inner_products,
     masking,
     pipeline,
@@ -22,6 +23,12 @@ from . import (
 )
 from .a_real_model import check_head_weights, check_previous_token_score, check_split_heads
 from .a_tiny_gpt import check_cached_attention, check_next_token_loss, check_sample_with_temperature
+from .attention_at_scale import (
+    check_kv_cache_bytes,
+    check_kv_head_map,
+    check_online_softmax,
+    check_tile_update,
+)
 from .inner_products import check_cosine_matrix, check_gram_matrix, check_projection_length
 from .masking import check_causal_mask, check_keep_mask, check_masked_softmax, check_padding_mask
 from .pipeline import Verdict
@@ -32,7 +39,7 @@ from .softmax import check_entropy, check_scaled_softmax, check_softmax_rows
 from .the_whole_formula import check_attention, check_context_vector
 from .weighted_sum import check_is_convex_combination, check_simple_attention, check_weighted_sum
 
-# The exercise modules in the order of the notebooks (01 ... 10).
+# The exercise modules in the order of the notebooks (01 ... 11).
 NOTEBOOKS = {
     1: inner_products,
     2: softmax,
@@ -44,6 +51,7 @@ NOTEBOOKS = {
     8: a_real_model,
     9: a_tiny_gpt,
     10: positions,
+    11: attention_at_scale,
 }
 
 
@@ -74,8 +82,11 @@ __all__ = [
     "check_head_weights",
     "check_is_convex_combination",
     "check_keep_mask",
+    "check_kv_cache_bytes",
+    "check_kv_head_map",
     "check_masked_softmax",
     "check_next_token_loss",
+    "check_online_softmax",
     "check_padding_mask",
     "check_previous_token_score",
     "check_projection_length",
@@ -92,5 +103,6 @@ __all__ = [
     "check_softmax_jacobian",
     "check_softmax_rows",
     "check_split_heads",
+    "check_tile_update",
     "check_weighted_sum",
 ]

@@ -13,7 +13,7 @@ import numpy as np
 from ..checks import check_dict, check_generator
 from ..core import attention, causal_mask, merge_heads, project, softmax_backward, split_heads
 from ..i18n import N_, tr
-from ..validation import as_float_array, check_finite, check_indices, check_min_ndim
+from ..validation import as_float_array, check_finite, check_indices, check_mask, check_min_ndim
 from .config import (
     GPTConfig,
     check_config,
@@ -170,7 +170,7 @@ def layer(
 
 
 def run_layers(
-    params: dict, config: GPTConfig, ids: np.ndarray, last_only: bool = False
+    params: dict, config: GPTConfig, ids: np.ndarray, last_only: bool = False, mask: np.ndarray | None = None
 ) -> tuple[np.ndarray, list[dict]]:
     """The forward pass on checked ids, keeping what the backward pass needs.
 
@@ -183,6 +183,8 @@ def run_layers(
         Checked with :func:`check_ids`.
     last_only : bool
         Compute the logits of the last position only (generation needs no more).
+    mask : ndarray of bool, optional
+        A checked (T, T) mask used in every layer instead of the one ``config.causal`` chooses.
 
     Returns
     -------
@@ -197,7 +199,8 @@ def run_layers(
     Serves: the GPT's training and generation inside attnlib.gpt, not called in the notebooks.
     """
     T = ids.shape[-1]
-    mask = causal_mask(T) if config.causal else None
+    if mask is None:
+        mask = causal_mask(T) if config.causal else None
     x = params["tok_emb"][ids] + params["pos_emb"][:T]  # (..., T, d_model)
     caches = []
     for i in range(config.n_layers):
@@ -378,7 +381,7 @@ def loss_and_grads(
     return loss, grads
 
 
-def token_losses(params: dict, config: GPTConfig, ids: Any) -> np.ndarray:
+def token_losses(params: dict, config: GPTConfig, ids: Any, *, mask: Any = None) -> np.ndarray:
     """The loss of each token of a sequence: entry t is ``-log p(ids[t+1] | ids[0..t])``.
 
     Parameters
@@ -387,6 +390,10 @@ def token_losses(params: dict, config: GPTConfig, ids: Any) -> np.ndarray:
         As for :func:`forward`.
     ids : array_like of int
         At least 2 tokens per sequence: inputs and next tokens.
+    mask : array_like of bool, optional
+        A (T, T) mask for every layer in place of the causal one (True = query i may see key j), e.g.
+        a sliding window (``attnlib.sliding_window_mask``). A mask that lets a position see a later one
+        lets the model read the token it predicts.
 
     Returns
     -------
@@ -396,12 +403,13 @@ def token_losses(params: dict, config: GPTConfig, ids: Any) -> np.ndarray:
     Raises
     ------
     TypeError, ValueError
-        Fewer than 2 tokens; otherwise as for :func:`forward`.
+        Fewer than 2 tokens; a mask that is not (T, T), or a row of it with no key; otherwise as for
+        :func:`forward`.
 
     Shapes:
-        ids (..., T + 1) with T <= T_max -> (..., T)
+        ids (..., T + 1) with T <= T_max, mask (T, T) -> (..., T)
 
-    Taught in: 09 §5
+    Taught in: 09 §5, 11 §7
     """
     check_params(params, config)
     arr = check_indices(ids, "ids", expected="(..., T + 1)", high=config.vocab_size - 1, high_symbol="V-1",
@@ -413,7 +421,9 @@ def token_losses(params: dict, config: GPTConfig, ids: Any) -> np.ndarray:
             )
         )
     inputs, targets = check_ids(arr[..., :-1], config), check_ids(arr[..., 1:], config)
-    logits, _ = run_layers(params, config, inputs)
+    T = inputs.shape[-1]
+    keep = None if mask is None else check_mask(mask, (T, T))
+    logits, _ = run_layers(params, config, inputs, mask=keep)
     return -np.take_along_axis(_log_softmax(logits), targets[..., None], axis=-1)[..., 0]
 
 

@@ -23,11 +23,13 @@ from .convex_hull import make_convex_hull_lab
 from .dk import make_dk_lab
 from .dot_product import make_dot_product_lab
 from .generation import make_generation_lab
+from .kv_cache import make_kv_cache_lab
 from .live_gpt import make_live_gpt_lab
 from .mask import make_mask_lab
 from .qkv import make_qkv_lab
 from .rope import make_rope_lab
 from .softmax_scale import make_softmax_scale_lab
+from .tiling import make_tiling_lab
 from .whole_formula import make_whole_formula_lab
 
 X2 = np.array([[2.0, 0.5], [1.0, 2.0], [-1.0, 1.0]])  # notebook 03's 2-D stand-in for 早, 上, 好
@@ -144,6 +146,13 @@ LABS: dict[str, LabEntry] = {entry.name: entry for entry in (
     LabEntry("rope", make_rope_lab, _nothing, {"d_k": 8, "base": 10000.0},
              ("q_pair", "k_pair", "q_rot", "k_rot", "phi_q", "phi_k", "omega", "dims", "theta_q", "turn_q",
               "theta_k", "turn_k", "k_dir", "pair_dot", "between", "contributions")),
+    LabEntry("tiling", make_tiling_lab, _nothing,
+             {"T": 16, "block": 4, "mask": "causal", "row": 9, "step": 10},
+             ("kinds", "done", "tile", "m", "l", "out", "exact", "gap")),
+    LabEntry("kv_cache", make_kv_cache_lab, _nothing,
+             {"model": "Mistral 7B", "dtype": "float16", "memory": 80},
+             ("n_kv", "positions", "per_token", "per_sequence", "mha_per_sequence", "weights", "weights_fit",
+              "group", "fits", "fits_mha")),
 )}
 
 

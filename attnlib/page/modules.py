@@ -54,6 +54,8 @@ MODULES: dict[str, PageModule] = {
     "generation": PageModule("lab", "labs/generation.js"),
     "live_gpt": PageModule("lab", "labs/live_gpt.js"),
     "rope": PageModule("lab", "labs/rope.js"),
+    "tiling": PageModule("lab", "labs/tiling.js"),
+    "kv_cache": PageModule("lab", "labs/kv_cache.js"),
     "quiz": PageModule("quiz", "quiz/quiz.js"),
     "practice": PageModule("practice", "page/practice.js"),
 }

@@ -21,6 +21,7 @@ DISPLAY_CALLS = {"print", "display", "Markdown"}
 DISPLAY_METHODS = {
     *("set_title", "set_xlabel", "set_ylabel", "suptitle", "title", "xlabel", "ylabel", "legend", "text"),
     *("annotate", "set_label", "set_text", "figtext", "supxlabel", "supylabel"),
+    *("set_xticklabels", "set_yticklabels"),
 }
 DISPLAY_KEYWORDS = {"title", "xlabel", "ylabel", "label", "suptitle", "caption"}
 # attnlib.plot arguments whose strings are labels drawn on a figure: position and keyword.
